@@ -1,0 +1,38 @@
+import { openDatabase, type Db, type OpenOptions } from '../db/open';
+import { loadInstallationKeys, type InstallationKeys } from './keys';
+import { databaseFile } from './config';
+import { FailedAuthLimiter } from '../domain/auth/failedAuthLimiter';
+
+/** Everything a service needs, made once per process and passed down (no globals). */
+export interface AppContext {
+  db: Db;
+  keys: InstallationKeys;
+  dataDir: string;
+  now: () => Date;
+  failedAuth: FailedAuthLimiter;
+  /** Check every answer against the operation's response schema (on in tests). */
+  checkResponses: boolean;
+  close: () => void;
+}
+
+export interface CreateAppOptions extends OpenOptions {
+  dataDir: string;
+  databaseFile?: string;
+  now?: () => Date;
+  checkResponses?: boolean;
+}
+
+export function createAppContext(options: CreateAppOptions): AppContext {
+  const db = openDatabase(options.databaseFile ?? databaseFile(options.dataDir), options);
+  const now = options.now ?? (() => new Date());
+  return {
+    db,
+    keys: loadInstallationKeys(options.dataDir),
+    dataDir: options.dataDir,
+    now,
+    failedAuth: new FailedAuthLimiter(now),
+    checkResponses: options.checkResponses ?? false,
+    close: () => db.$client.close(),
+  };
+}
+

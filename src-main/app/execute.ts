@@ -1,0 +1,109 @@
+import { ApiError, validationError } from '../../src-shared/errors';
+import { operationsById } from '../../src-shared/operations';
+import { orgParamOf, scopeOf, type AnyOperation } from '../../src-shared/operation';
+import { grants } from '../../src-shared/scopes';
+import type { AppContext } from './context';
+import type { CallContext } from './call';
+import { authenticate, bearerCredential } from '../domain/auth/authenticate';
+import { scopesIn, type Principal } from '../domain/auth/principal';
+import { handlers } from '../handlers';
+
+/** What a door hands over: the raw, unparsed parts of a call. */
+export interface RawInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+export interface Door {
+  /** The Authorization header value as received, if any. */
+  authorization: string | undefined;
+  client: string;
+}
+
+export interface CallResult {
+  op: AnyOperation;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Runs one operation for any door (HTTP, IPC, CLI): authenticate → organization access → scope →
+ * validate every part with the operation's schemas → handler. Order matters: an unauthenticated
+ * caller learns nothing about the input's validity.
+ */
+export async function execute(app: AppContext, operationId: string, raw: RawInput, door: Door): Promise<CallResult> {
+  const op = operationsById.get(operationId);
+  if (!op) throw new ApiError('NOT_FOUND', `Unknown operation ${operationId}`);
+
+  let principal: Principal | null = null;
+  let credential: string | undefined;
+  if (op.auth === 'credential') {
+    ({ principal, credential } = await authenticateDoor(app, door));
+    authorize(op, principal, raw.params);
+  } else {
+    credential = optionalCredential(door);
+  }
+
+  const params = parsePart(op.params, raw.params ?? {}, 'params');
+  const query = parsePart(op.query, raw.query ?? {}, 'query');
+  const body = parsePart(op.body, raw.body, 'body');
+
+  const call: CallContext = { app, principal, credential, client: door.client };
+  const handler = handlers[op.id as keyof typeof handlers] as unknown as (
+    call: CallContext,
+    input: { params: unknown; query: unknown; body: unknown },
+  ) => unknown;
+  const result = await handler(call, { params, query, body });
+
+  if (app.checkResponses && op.responseKind === 'json') {
+    const checked = op.response.safeParse(result);
+    if (!checked.success) {
+      throw new Error(`Response of ${op.id} does not match its schema: ${JSON.stringify(checked.error.issues.slice(0, 5))}`);
+    }
+  }
+  return { op, status: op.successStatus, body: result };
+}
+
+function parsePart(schema: AnyOperation['body'], value: unknown, where: 'params' | 'query' | 'body'): unknown {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    if (where === 'body' && value === undefined) throw new ApiError('VALIDATION_FAILED', 'A JSON body is required', { details: [{ path: 'body', message: 'Required' }] });
+    throw validationError(where, parsed.error.issues);
+  }
+  return parsed.data;
+}
+
+function optionalCredential(door: Door): string | undefined {
+  try {
+    return bearerCredential(door.authorization);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Failed attempts count towards the per-client limit; a missing credential is not an attempt. */
+export async function authenticateDoor(app: AppContext, door: Door): Promise<{ principal: Principal; credential: string }> {
+  if (door.authorization === undefined || door.authorization === '') {
+    throw new ApiError('UNAUTHORIZED', "Missing credential: send 'Authorization: Bearer <token>'");
+  }
+  try {
+    const credential = bearerCredential(door.authorization) as string;
+    return { principal: await authenticate(app, credential), credential };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw app.failedAuth.failure(door.client, error);
+    throw error;
+  }
+}
+
+function authorize(op: AnyOperation, principal: Principal, rawParams: unknown): void {
+  const orgParam = orgParamOf(op);
+  const needed = scopeOf(op);
+  if (!orgParam) return;
+  const orgId = String((rawParams as Record<string, unknown> | undefined)?.[orgParam] ?? '');
+  const held = scopesIn(principal, orgId);
+  if (!held) throw new ApiError('ORG_ACCESS_DENIED', `This credential has no access to organization ${orgId}`);
+  if (needed && !grants(held, needed)) {
+    throw new ApiError('FORBIDDEN', `This operation needs the scope ${needed}`);
+  }
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+
+/** Type prefixes of decisions §1; ids are opaque outside this file. */
+export const idPrefixes = {
+  org: 'org',
+  user: 'usr',
+  token: 'tok',
+  senderAddress: 'adr',
+  carrier: 'car',
+  shippingRule: 'rul',
+  order: 'ord',
+  orderChannel: 'chn',
+  orderLine: 'oln',
+  shipment: 'shp',
+  parcel: 'prc',
+  parcelOrderLine: 'pol',
+  document: 'doc',
+  webhook: 'whk',
+  delivery: 'whd',
+  event: 'evt',
+  printer: 'prn',
+  printJob: 'pjb',
+  shipmentError: 'ser',
+  activity: 'act',
+  log: 'log',
+} as const;
+export type IdKind = keyof typeof idPrefixes;
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+let lastTime = -1;
+let lastRandom = new Uint8Array(10);
+
+/**
+ * A ULID (48-bit time + 80-bit random, base32) that is monotonic within a millisecond, so ids made in
+ * one transaction sort in creation order — the list order's tie-breaker depends on it.
+ */
+export function ulid(now = Date.now()): string {
+  if (now <= lastTime) {
+    // Same (or earlier) millisecond: increment the random part instead of drawing a new one.
+    for (let i = lastRandom.length - 1; i >= 0; i--) {
+      const byte = lastRandom[i] as number;
+      if (byte < 255) {
+        lastRandom[i] = byte + 1;
+        break;
+      }
+      lastRandom[i] = 0;
+    }
+    now = lastTime;
+  } else {
+    lastTime = now;
+    lastRandom = new Uint8Array(randomBytes(10));
+  }
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let bits = 0;
+  let value = 0;
+  let random = '';
+  for (const byte of lastRandom) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      random += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  return time + random;
+}
+
+export function newId(kind: IdKind): string {
+  return `${idPrefixes[kind]}_${ulid()}`;
+}

@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const defaultMigrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export interface OpenOptions {
+  migrationsFolder?: string;
+}
+
+/** Opens (creating if needed) one profile's database: pragmas of decisions §1, then migrations. */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder;
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const client = new Database(file);
+  try {
+    client.pragma('journal_mode = WAL');
+    client.pragma('foreign_keys = ON');
+    // A 2xx means the write is on disk, even after a power cut.
+    client.pragma('synchronous = FULL');
+    client.pragma('busy_timeout = 5000');
+    refuseNewerDatabase(client, migrationsFolder);
+    const db = drizzle(client, { schema });
+    migrate(db, { migrationsFolder });
+    return db as Db;
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
+
+interface Journal {
+  entries: { idx: number; when: number; tag: string }[];
+}
+
+export function readJournal(migrationsFolder: string): Journal {
+  return JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as Journal;
+}
+
+export class NewerDatabaseError extends Error {}
+
+/**
+ * Migrations are append-only: a database that has applied a migration this app does not know was
+ * written by a newer Shipdesk, and opening it here could corrupt it.
+ */
+function refuseNewerDatabase(client: Database.Database, migrationsFolder: string): void {
+  const table = client
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .get();
+  if (!table) return;
+  const known = readJournal(migrationsFolder).entries;
+  const newestKnown = Math.max(0, ...known.map((entry) => entry.when));
+  const row = client.prepare('SELECT MAX(created_at) AS newest, COUNT(*) AS applied FROM __drizzle_migrations').get() as {
+    newest: number | null;
+    applied: number;
+  };
+  if ((row.newest ?? 0) > newestKnown || row.applied > known.length) {
+    throw new NewerDatabaseError(
+      `This database was written by a newer version of Shipdesk (${row.applied} migrations applied, this app knows ${known.length}). ` +
+        'Update Shipdesk to open it; nothing was changed.',
+    );
+  }
+}
+
+export function databaseExists(file: string): boolean {
+  return existsSync(file);
+}

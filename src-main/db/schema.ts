@@ -1,0 +1,549 @@
+/**
+ * The whole store. Timestamps are ISO 8601 UTC text (sortable as text); ids are prefixed ULIDs, so
+ * `created_at DESC, id DESC` is a stable newest-first order. Parcels, order lines, parties and
+ * parcel order lines are rows, so splits and allocation are plain SQL in one transaction.
+ * Soft-deleted rows (`deleted_at`) keep old shipments' references intact and free plan places.
+ */
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const createdAt = () => text('created_at').notNull();
+const updatedAt = () => text('updated_at').notNull();
+const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>();
+const bool = (name: string) => integer(name, { mode: 'boolean' });
+
+export const orgs = sqliteTable('orgs', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  description: text('description'),
+  currency: text('currency').notNull().default('DKK'),
+  vatNumber: text('vat_number'),
+  billingEmail: text('billing_email'),
+  companyName: text('company_name'),
+  addressLine1: text('address_line1'),
+  addressLine2: text('address_line2'),
+  city: text('city'),
+  postalCode: text('postal_code'),
+  country: text('country'),
+  plan: text('plan').notNull().default('starter'),
+  overageEnabled: bool('overage_enabled').notNull().default(false),
+  /** Per-org counters for generated shipment references and local tracking numbers. */
+  shipmentSeq: integer('shipment_seq').notNull().default(0),
+  trackingSeq: integer('tracking_seq').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const users = sqliteTable('users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** Stored lower-case; unique across the installation. */
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const orgMembers = sqliteTable(
+  'org_members',
+  {
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    userId: text('user_id').notNull().references(() => users.id),
+    role: text('role').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index('org_members_user').on(t.userId)],
+);
+
+export const apiTokens = sqliteTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    /** SHA-256 hex of the full token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    tokenPrefix: text('token_prefix').notNull(),
+    scopes: json<string[]>('scopes').notNull(),
+    createdBy: text('created_by').notNull().references(() => users.id),
+    lastUsedAt: text('last_used_at'),
+    expiresAt: text('expires_at'),
+    revokedAt: text('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('api_tokens_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const senderAddresses = sqliteTable(
+  'sender_addresses',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    attContact: text('att_contact').notNull().default(''),
+    address1: text('address1').notNull(),
+    address2: text('address2'),
+    zipcode: text('zipcode').notNull(),
+    city: text('city').notNull(),
+    phone: text('phone').notNull().default(''),
+    countryCode: text('country_code').notNull(),
+    state: text('state').notNull().default(''),
+    email: text('email').notNull().default(''),
+    customs: json<Record<string, unknown>>('customs'),
+    deletedAt: text('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('sender_addresses_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const carriers = sqliteTable(
+  'carriers',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    carrierSlug: text('carrier_slug').notNull(),
+    /** Secret fields (password type in the catalogue) are sealed, see domain/secrets.ts. */
+    config: json<Record<string, unknown>>('config').notNull(),
+    senderAddressId: text('sender_address_id')
+      .notNull()
+      .references(() => senderAddresses.id),
+    deletedAt: text('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('carriers_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const printers = sqliteTable(
+  'printers',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    driver: text('driver').notNull(),
+    target: text('target').notNull(),
+    format: text('format').notNull(),
+    labelSize: text('label_size').notNull(),
+    isDefault: bool('is_default').notNull().default(false),
+    deletedAt: text('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('printers_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export interface RuleCondition {
+  type: string;
+  min?: number;
+  max?: number;
+  operator?: string;
+  value?: number;
+  shippingPrice: number;
+  currency: string;
+}
+
+export const shippingRules = sqliteTable(
+  'shipping_rules',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    carrierId: text('carrier_id')
+      .notNull()
+      .references(() => carriers.id),
+    productId: text('product_id').notNull(),
+    services: json<string[]>('services').notNull(),
+    additionalParameters: json<{ name: string; val: string }[]>('additional_parameters').notNull(),
+    senderAddressId: text('sender_address_id')
+      .notNull()
+      .references(() => senderAddresses.id),
+    receivingCountries: json<string[]>('receiving_countries').notNull(),
+    conditions: json<RuleCondition[]>('conditions').notNull(),
+    emailNotification: bool('email_notification').notNull().default(false),
+    phoneNotification: bool('phone_notification').notNull().default(false),
+    generateProformaInvoice: bool('generate_proforma_invoice').notNull().default(false),
+    generateCommercialInvoice: bool('generate_commercial_invoice').notNull().default(false),
+    generatePackingList: bool('generate_packing_list').notNull().default(false),
+    autoPrintLabels: bool('auto_print_labels').notNull().default(false),
+    autoPrintDocuments: bool('auto_print_documents').notNull().default(false),
+    labelPrinterId: text('label_printer_id').references(() => printers.id),
+    documentPrinterId: text('document_printer_id').references(() => printers.id),
+    returnShippingRuleId: text('return_shipping_rule_id'),
+    autoCreateReturnShipment: bool('auto_create_return_shipment').notNull().default(false),
+    deletedAt: text('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('shipping_rules_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const orderChannels = sqliteTable(
+  'order_channels',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    config: json<Record<string, unknown>>('config').notNull(),
+    deletedAt: text('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('order_channels_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export interface ShippingAddress {
+  name: string;
+  address1: string;
+  city: string;
+  postalCode: string;
+  countryCode: string;
+  attention?: string | null;
+  company?: string | null;
+  address2?: string | null;
+  province?: string | null;
+  provinceCode?: string | null;
+  country?: string | null;
+  phone?: string | null;
+  email?: string | null;
+}
+
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    orderChannelId: text('order_channel_id')
+      .notNull()
+      .references(() => orderChannels.id),
+    orderNumber: text('order_number').notNull(),
+    externalId: text('external_id'),
+    /** Derived from the order's shipments in the same transaction as every change (decisions §5). */
+    status: text('status').notNull().default('pending'),
+    shipmentCount: integer('shipment_count').notNull().default(0),
+    customerName: text('customer_name'),
+    customerEmail: text('customer_email'),
+    shippingRuleId: text('shipping_rule_id').references(() => shippingRules.id),
+    notes: text('notes'),
+    shippingAddress: json<ShippingAddress>('shipping_address'),
+    totalAmount: real('total_amount'),
+    currency: text('currency'),
+    externalData: json<Record<string, unknown>>('external_data').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_channel_number').on(t.orderChannelId, t.orderNumber),
+    index('orders_org_created').on(t.orgId, t.createdAt, t.id),
+    index('orders_org_status_created').on(t.orgId, t.status, t.createdAt, t.id),
+  ],
+);
+
+export const orderLines = sqliteTable(
+  'order_lines',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    quantity: integer('quantity').notNull(),
+    sku: text('sku'),
+    unitPrice: real('unit_price'),
+    totalPrice: real('total_price'),
+    currency: text('currency'),
+    weight: real('weight'),
+    weightUnit: text('weight_unit'),
+    variantId: text('variant_id'),
+    productId: text('product_id'),
+    imageUrl: text('image_url'),
+    hsCode: text('hs_code'),
+    countryOfOrigin: text('country_of_origin'),
+    provinceOfOrigin: text('province_of_origin'),
+    barcode: text('barcode'),
+    vendor: text('vendor'),
+    requiresShipping: bool('requires_shipping').notNull().default(true),
+    taxable: bool('taxable').notNull().default(true),
+    giftCard: bool('gift_card').notNull().default(false),
+  },
+  (t) => [index('order_lines_order').on(t.orderId, t.position)],
+);
+
+export const shipments = sqliteTable(
+  'shipments',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    reference: text('reference').notNull(),
+    senderAddressId: text('sender_address_id')
+      .notNull()
+      .references(() => senderAddresses.id),
+    type: text('type').notNull(),
+    carrierId: text('carrier_id')
+      .notNull()
+      .references(() => carriers.id),
+    productId: text('product_id').notNull(),
+    services: json<string[]>('services').notNull(),
+    additionalParameters: json<Record<string, unknown>>('additional_parameters').notNull(),
+    termOfTrade: text('term_of_trade').notNull().default('DAP'),
+    status: text('status').notNull(),
+    servicePointId: text('service_point_id'),
+    pickupDate: text('pickup_date'),
+    pickupFrom: text('pickup_from'),
+    pickupTo: text('pickup_to'),
+    pickupInstruction: text('pickup_instruction'),
+    trackingNumber: text('tracking_number'),
+    trackingUrl: text('tracking_url'),
+    orderId: text('order_id').references(() => orders.id),
+    shippingRuleId: text('shipping_rule_id').references(() => shippingRules.id),
+    returnForShipmentId: text('return_for_shipment_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('shipments_org_created').on(t.orgId, t.createdAt, t.id),
+    index('shipments_org_status_created').on(t.orgId, t.status, t.createdAt, t.id),
+    index('shipments_order').on(t.orderId),
+    index('shipments_return_for').on(t.returnForShipmentId),
+  ],
+);
+
+export const shipmentParties = sqliteTable(
+  'shipment_parties',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    attention: text('attention'),
+    address1: text('address1').notNull(),
+    address2: text('address2'),
+    postalCode: text('postal_code').notNull(),
+    city: text('city').notNull(),
+    countryCode: text('country_code').notNull(),
+    phone: text('phone'),
+    email: text('email'),
+    attributes: json<{ name: string; value: string }[]>('attributes').notNull(),
+  },
+  (t) => [index('shipment_parties_shipment').on(t.shipmentId, t.position)],
+);
+
+export const parcels = sqliteTable(
+  'parcels',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    weight: real('weight').notNull(),
+    weightUnit: text('weight_unit').notNull().default('kg'),
+    length: real('length').notNull().default(0),
+    width: real('width').notNull().default(0),
+    height: real('height').notNull().default(0),
+  },
+  (t) => [index('parcels_shipment').on(t.shipmentId, t.position)],
+);
+
+export const parcelOrderLines = sqliteTable(
+  'parcel_order_lines',
+  {
+    id: text('id').primaryKey(),
+    parcelId: text('parcel_id')
+      .notNull()
+      .references(() => parcels.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** The order line this was allocated from, so order-based creates place only what is left. */
+    orderLineId: text('order_line_id').references(() => orderLines.id),
+    sku: text('sku').notNull(),
+    quantity: integer('quantity').notNull(),
+    description: text('description'),
+    unitPrice: real('unit_price'),
+    currency: text('currency'),
+    vatPercent: real('vat_percent'),
+    location: text('location'),
+    countryOfOrigin: text('country_of_origin'),
+    tarrifNumber: text('tarrif_number'),
+    /** Unit weight in kg when known (from the order line), for weight moved by splits. */
+    unitWeightKg: real('unit_weight_kg'),
+  },
+  (t) => [index('parcel_order_lines_parcel').on(t.parcelId, t.position), index('parcel_order_lines_order_line').on(t.orderLineId)],
+);
+
+export const documents = sqliteTable(
+  'documents',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    parcelId: text('parcel_id'),
+    documentType: text('document_type').notNull(),
+    format: text('format').notNull(),
+    size: text('size').notNull(),
+    content: blob('content', { mode: 'buffer' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('documents_shipment').on(t.shipmentId, t.createdAt)],
+);
+
+export const shipmentErrors = sqliteTable(
+  'shipment_errors',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shipment_errors_shipment').on(t.shipmentId, t.createdAt)],
+);
+
+export const shipmentActivities = sqliteTable(
+  'shipment_activities',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    description: text('description').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shipment_activities_shipment').on(t.shipmentId, t.createdAt)],
+);
+
+export const shipmentLogs = sqliteTable(
+  'shipment_logs',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    direction: text('direction').notNull(),
+    request: json<unknown>('request'),
+    response: json<unknown>('response'),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    duration: integer('duration'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shipment_logs_shipment').on(t.shipmentId, t.createdAt)],
+);
+
+/** Shipments created per org and calendar month (UTC); deleting a shipment does not refund it. */
+export const shipmentUsage = sqliteTable(
+  'shipment_usage',
+  {
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    period: text('period').notNull(),
+    created: integer('created').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.period] })],
+);
+
+export const addOns = sqliteTable(
+  'add_ons',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    type: text('type').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPrice: integer('unit_price').notNull(),
+  },
+  (t) => [index('add_ons_org').on(t.orgId)],
+);
+
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    url: text('url').notNull(),
+    events: json<string[]>('events').notNull(),
+    isActive: bool('is_active').notNull().default(true),
+    /** The signing secret, sealed with the installation key: it must be recoverable to sign. */
+    secretSealed: text('secret_sealed').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhooks_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const outboxEvents = sqliteTable(
+  'outbox_events',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    type: text('type').notNull(),
+    payload: json<unknown>('payload').notNull(),
+    createdAt: createdAt(),
+    /** Set once every matching webhook has a delivery row scheduled. */
+    dispatchedAt: text('dispatched_at'),
+  },
+  (t) => [index('outbox_undispatched').on(t.dispatchedAt, t.createdAt)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    statusCode: integer('status_code'),
+    success: bool('success').notNull().default(false),
+    attempt: integer('attempt').notNull(),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    nextAttemptAt: text('next_attempt_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_deliveries_webhook').on(t.webhookId, t.createdAt), index('webhook_deliveries_due').on(t.nextAttemptAt)],
+);
+
+export const printJobs = sqliteTable(
+  'print_jobs',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id),
+    printerId: text('printer_id').references(() => printers.id),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    copies: integer('copies').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('print_jobs_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    credentialId: text('credential_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    responseBody: text('response_body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.credentialId, t.key] }), index('idempotency_created').on(t.createdAt)],
+);
+

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { ApiError } from '../../../src-shared/errors';
+import { TOKEN_PREFIX } from '../../../src-shared/schemas/apiToken';
+import type { Role } from '../../../src-shared/scopes';
+import { apiTokens, orgMembers, users } from '../../db/schema';
+import type { AppContext } from '../../app/context';
+import type { ReadDb } from '../../db/tx';
+import { verifyAccessToken } from './jwt';
+import type { Principal, UserSummary } from './principal';
+
+export function hashApiToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** lastUsedAt is written at most once a minute per token, so reads stay reads. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Parses `Authorization: Bearer <credential>`; the scheme is case-insensitive (RFC 7235). */
+export function bearerCredential(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new ApiError('UNAUTHORIZED', "The Authorization header must be 'Bearer <token>'");
+  return match[1];
+}
+
+export function findUser(db: ReadDb, userId: string): UserSummary | undefined {
+  return db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).get();
+}
+
+export function userRoles(db: ReadDb, userId: string): Map<string, Role> {
+  const rows = db.select({ orgId: orgMembers.orgId, role: orgMembers.role }).from(orgMembers).where(eq(orgMembers.userId, userId)).all();
+  return new Map(rows.map((row) => [row.orgId, row.role as Role]));
+}
+
+/** Turns a credential (JWT or `shpd_…` API token) into a principal, or throws a 401 ApiError. */
+export async function authenticate(app: AppContext, credential: string): Promise<Principal> {
+  const now = app.now();
+  if (credential.startsWith(TOKEN_PREFIX)) return authenticateApiToken(app, credential, now);
+  const claims = await verifyAccessToken(app.keys.jwtSecret, credential, now);
+  const user = findUser(app.db, claims.userId);
+  if (!user) throw new ApiError('AUTH_TOKEN_INVALID', 'The access token belongs to a user that no longer exists');
+  return { kind: 'user', user, roles: userRoles(app.db, user.id), expiresAt: claims.expiresAt };
+}
+
+function authenticateApiToken(app: AppContext, credential: string, now: Date): Principal {
+  const row = app.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashApiToken(credential))).get();
+  if (!row || row.revokedAt) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token is not valid or has been revoked');
+  if (row.expiresAt && row.expiresAt <= now.toISOString()) {
+    throw new ApiError('AUTH_TOKEN_EXPIRED', `The API token ${row.tokenPrefix}… expired at ${row.expiresAt}`);
+  }
+  const user = findUser(app.db, row.createdBy);
+  if (!user) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token belongs to a user that no longer exists');
+  if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
+    app.db
+      .update(apiTokens)
+      .set({ lastUsedAt: now.toISOString() })
+      .where(and(eq(apiTokens.id, row.id)))
+      .run();
+  }
+  return {
+    kind: 'token',
+    user,
+    tokenId: row.id,
+    tokenPrefix: row.tokenPrefix,
+    orgId: row.orgId,
+    scopes: row.scopes,
+    expiresAt: row.expiresAt ? new Date(row.expiresAt) : null,
+  };
+}

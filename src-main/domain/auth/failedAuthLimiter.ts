@@ -1,0 +1,52 @@
+import { ApiError } from '../../../src-shared/errors';
+
+/**
+ * Counts failed authentications per client over a sliding minute (decisions §2: more than 10 → 429).
+ * Only failures are limited: a script on the same machine that presents a valid credential is never
+ * locked out by another one's typo, while guessing stays bounded. A request without any credential
+ * is not an attempt and is not counted.
+ */
+export class FailedAuthLimiter {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(
+    private readonly now: () => Date,
+    readonly maxPerWindow = 10,
+    readonly windowMs = 60_000,
+  ) {}
+
+  private recent(client: string): number[] {
+    const cutoff = this.now().getTime() - this.windowMs;
+    const kept = (this.failures.get(client) ?? []).filter((at) => at > cutoff);
+    if (kept.length === 0) this.failures.delete(client);
+    else this.failures.set(client, kept);
+    return kept;
+  }
+
+  /** Records a failure; true when the client is now over the limit. */
+  fail(client: string): boolean {
+    const kept = this.recent(client);
+    kept.push(this.now().getTime());
+    this.failures.set(client, kept);
+    return kept.length > this.maxPerWindow;
+  }
+
+  isOverLimit(client: string): boolean {
+    return this.recent(client).length >= this.maxPerWindow;
+  }
+
+  /** Seconds until the oldest counted failure leaves the window. */
+  retryAfterSeconds(client: string): number {
+    const oldest = this.recent(client)[0];
+    if (oldest === undefined) return 0;
+    return Math.max(1, Math.ceil((oldest + this.windowMs - this.now().getTime()) / 1000));
+  }
+
+  /** Records a failed authentication; once the client is over the limit the answer is 429 instead. */
+  failure(client: string, error: ApiError): ApiError {
+    if (this.fail(client)) {
+      return new ApiError('RATE_LIMITED', 'Too many failed authentications from this client; wait a minute and try again');
+    }
+    return error;
+  }
+}

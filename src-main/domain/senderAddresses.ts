@@ -1,0 +1,129 @@
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { ApiError } from '../../src-shared/errors';
+import type { PageQuery } from '../../src-shared/schemas/common';
+import type { SenderAddress, SenderAddressInput } from '../../src-shared/schemas/senderAddress';
+import { carriers, senderAddresses, shippingRules } from '../db/schema';
+import { newId } from '../db/ids';
+import { inWriteTransaction, type ReadDb } from '../db/tx';
+import type { AppContext } from '../app/context';
+import { assertWithinLimit } from './plans';
+import { paginate } from './pagination';
+
+type Row = typeof senderAddresses.$inferSelect;
+
+export function toSenderAddress(row: Row): SenderAddress {
+  const address: SenderAddress = {
+    id: row.id,
+    name: row.name,
+    attContact: row.attContact,
+    address1: row.address1,
+    address2: row.address2,
+    zipcode: row.zipcode,
+    city: row.city,
+    phone: row.phone,
+    countryCode: row.countryCode,
+    state: row.state,
+    email: row.email,
+    orgId: row.orgId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+  if (row.customs) address.customs = row.customs;
+  return address;
+}
+
+const live = (orgId: string) => and(eq(senderAddresses.orgId, orgId), isNull(senderAddresses.deletedAt));
+
+/** The live row, or 404 ADDRESS_NOT_FOUND (also for another organization's address). */
+export function findSenderAddressRow(db: ReadDb, orgId: string, addressId: string): Row {
+  const row = db.select().from(senderAddresses).where(and(live(orgId), eq(senderAddresses.id, addressId))).get();
+  if (!row) throw new ApiError('ADDRESS_NOT_FOUND', `Sender address ${addressId} does not exist in this organization`);
+  return row;
+}
+
+export function createSenderAddress(app: AppContext, orgId: string, input: SenderAddressInput): SenderAddress {
+  const now = app.now().toISOString();
+  return inWriteTransaction(app.db, (tx) => {
+    assertWithinLimit(tx, orgId, 'senderAddresses', now);
+    const row: Row = {
+      id: newId('senderAddress'),
+      orgId,
+      name: input.name,
+      attContact: input.attContact ?? '',
+      address1: input.address1,
+      address2: input.address2 ?? null,
+      zipcode: input.zipcode,
+      city: input.city,
+      phone: input.phone ?? '',
+      countryCode: input.countryCode,
+      state: input.state ?? '',
+      email: input.email ?? '',
+      customs: input.customs ?? null,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    tx.insert(senderAddresses).values(row).run();
+    return toSenderAddress(row);
+  });
+}
+
+export function listSenderAddresses(app: AppContext, orgId: string, query: PageQuery) {
+  const total = app.db.select({ n: count() }).from(senderAddresses).where(live(orgId)).get()?.n ?? 0;
+  return paginate(query, total, (limit, offset) =>
+    app.db
+      .select()
+      .from(senderAddresses)
+      .where(live(orgId))
+      .orderBy(desc(senderAddresses.createdAt), desc(senderAddresses.id))
+      .limit(limit)
+      .offset(offset)
+      .all()
+      .map(toSenderAddress),
+  );
+}
+
+export function getSenderAddress(app: AppContext, orgId: string, addressId: string): SenderAddress {
+  return toSenderAddress(findSenderAddressRow(app.db, orgId, addressId));
+}
+
+export function updateSenderAddress(
+  app: AppContext,
+  orgId: string,
+  addressId: string,
+  input: Partial<SenderAddressInput>,
+): SenderAddress {
+  return inWriteTransaction(app.db, (tx) => {
+    const row = findSenderAddressRow(tx, orgId, addressId);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<Row>;
+    const updated: Row = { ...row, ...changes, updatedAt: app.now().toISOString() };
+    tx.update(senderAddresses).set(updated).where(eq(senderAddresses.id, addressId)).run();
+    return toSenderAddress(updated);
+  });
+}
+
+/** Refused while a live carrier or shipping rule sends from it: those would be left without a sender. */
+export function deleteSenderAddress(app: AppContext, orgId: string, addressId: string): { message: string } {
+  return inWriteTransaction(app.db, (tx) => {
+    findSenderAddressRow(tx, orgId, addressId);
+    const carrier = tx
+      .select({ id: carriers.id, name: carriers.name })
+      .from(carriers)
+      .where(and(eq(carriers.senderAddressId, addressId), isNull(carriers.deletedAt)))
+      .get();
+    if (carrier) {
+      throw new ApiError('CONFLICT', `Sender address ${addressId} is used by carrier ${carrier.id} (${carrier.name}); change the carrier first`);
+    }
+    const rule = tx
+      .select({ id: shippingRules.id, name: shippingRules.name })
+      .from(shippingRules)
+      .where(and(eq(shippingRules.senderAddressId, addressId), isNull(shippingRules.deletedAt)))
+      .get();
+    if (rule) {
+      throw new ApiError('CONFLICT', `Sender address ${addressId} is used by shipping rule ${rule.id} (${rule.name}); change the rule first`);
+    }
+    const now = app.now().toISOString();
+    tx.update(senderAddresses).set({ deletedAt: now, updatedAt: now }).where(eq(senderAddresses.id, addressId)).run();
+    return { message: `Sender address ${addressId} deleted` };
+  });
+}

@@ -1,0 +1,74 @@
+import { and, eq } from 'drizzle-orm';
+import { ApiError } from '../../src-shared/errors';
+import type { LimitName, Usage } from '../../src-shared/schemas/org';
+import { addOns, shipmentUsage } from '../db/schema';
+import type { ReadDb, WriteTx } from '../db/tx';
+import type { AppContext } from '../app/context';
+import { findOrgRow } from './orgs';
+import { countUsed, effectiveLimit, planDefinitions } from './plans';
+import type { Plan } from '../../src-shared/schemas/org';
+
+/** The calendar month (UTC) containing `now`: from its first instant to the next month's. */
+export function billingPeriod(now: Date): { key: string; start: string; end: string } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { key: start.toISOString().slice(0, 7), start: start.toISOString(), end: end.toISOString() };
+}
+
+export function shipmentsCreatedIn(db: ReadDb, orgId: string, periodKey: string): number {
+  return (
+    db
+      .select({ created: shipmentUsage.created })
+      .from(shipmentUsage)
+      .where(and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.period, periodKey)))
+      .get()?.created ?? 0
+  );
+}
+
+/**
+ * Counts `n` new shipments against the month, inside the creating transaction. Past the included
+ * number the create is refused unless the organization allows overage (decisions §11).
+ */
+export function countShipmentsCreated(tx: WriteTx, orgId: string, now: Date, n = 1): void {
+  const org = findOrgRow(tx, orgId);
+  const plan = planDefinitions[org.plan as Plan];
+  const period = billingPeriod(now);
+  const used = shipmentsCreatedIn(tx, orgId, period.key);
+  if (plan.includedShipments >= 0 && used + n > plan.includedShipments && !org.overageEnabled) {
+    throw new ApiError(
+      'PLAN_LIMITS_EXCEEDED',
+      `The ${org.plan} plan includes ${plan.includedShipments} shipments a month and ${used} are used; enable overage or change plan`,
+    );
+  }
+  tx.insert(shipmentUsage)
+    .values({ orgId, period: period.key, created: n })
+    .onConflictDoUpdate({ target: [shipmentUsage.orgId, shipmentUsage.period], set: { created: used + n } })
+    .run();
+}
+
+const limitNames: LimitName[] = ['teamMembers', 'carriers', 'orderChannels', 'shippingRules', 'senderAddresses', 'apiTokens'];
+
+export function getUsage(app: AppContext, orgId: string): Usage {
+  const now = app.now();
+  const org = findOrgRow(app.db, orgId);
+  const plan = planDefinitions[org.plan as Plan];
+  const period = billingPeriod(now);
+  const used = shipmentsCreatedIn(app.db, orgId, period.key);
+  const overage = org.overageEnabled && plan.includedShipments >= 0 ? Math.max(0, used - plan.includedShipments) : 0;
+  const nowIso = now.toISOString();
+  const limits = Object.fromEntries(
+    limitNames.map((name) => [name, { used: countUsed(app.db, orgId, name, nowIso), limit: effectiveLimit(app.db, orgId, name) }]),
+  ) as Usage['limits'];
+  const addOnRows = app.db.select().from(addOns).where(eq(addOns.orgId, orgId)).all();
+  return {
+    currentPeriod: { start: period.start, end: period.end },
+    shipments: { used, included: plan.includedShipments, overage, overageCharges: overage * plan.overagePrice },
+    limits,
+    addOns: addOnRows.map((row) => ({
+      type: row.type,
+      quantity: row.quantity,
+      unitPrice: row.unitPrice,
+      totalPrice: row.quantity * row.unitPrice,
+    })),
+  };
+}

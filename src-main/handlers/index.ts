@@ -1,0 +1,17 @@
+import type { HandlerMap } from './types';
+import { systemHandlers } from './system';
+import { apiTokenHandlers } from './apiTokens';
+import { senderAddressHandlers } from './senderAddresses';
+import { carrierHandlers } from './carriers';
+import { webhookHandlers } from './webhooks';
+import { orderChannelHandlers } from './orderChannels';
+
+/** Every operation of the table has exactly one handler; `satisfies` makes a missing one a compile error. */
+export const handlers = {
+  ...systemHandlers,
+  ...apiTokenHandlers,
+  ...senderAddressHandlers,
+  ...carrierHandlers,
+  ...webhookHandlers,
+  ...orderChannelHandlers,
+} satisfies HandlerMap;

@@ -1,0 +1,16 @@
+import {
+  createSenderAddress,
+  deleteSenderAddress,
+  getSenderAddress,
+  listSenderAddresses,
+  updateSenderAddress,
+} from '../domain/senderAddresses';
+import { defineHandlers } from './types';
+
+export const senderAddressHandlers = defineHandlers({
+  'senderAddresses.create': ({ app }, { params, body }) => createSenderAddress(app, params.orgId, body),
+  'senderAddresses.list': ({ app }, { params, query }) => listSenderAddresses(app, params.orgId, query),
+  'senderAddresses.get': ({ app }, { params }) => getSenderAddress(app, params.orgId, params.addressId),
+  'senderAddresses.update': ({ app }, { params, body }) => updateSenderAddress(app, params.orgId, params.addressId, body),
+  'senderAddresses.delete': ({ app }, { params }) => deleteSenderAddress(app, params.orgId, params.addressId),
+});

@@ -1,0 +1,25 @@
+import { ApiError } from '../../src-shared/errors';
+import { appVersion } from '../app/version';
+import { login } from '../domain/auth/login';
+import { describeCredential } from '../domain/apiTokens';
+import { getOrganization, updateOrganization } from '../domain/orgs';
+import { getUsage } from '../domain/usage';
+import { defineHandlers } from './types';
+
+export const systemHandlers = defineHandlers({
+  'system.health': ({ app }) => ({ status: 'ok', version: appVersion, timestamp: app.now().toISOString() }),
+  'auth.login': ({ app, client }, { body }) => login(app, client, body.email, body.password),
+  'apiTokens.verify': async ({ app, client, credential }, { body }) => {
+    const token = body?.token ?? credential;
+    if (!token) throw new ApiError('UNAUTHORIZED', "Send the token as {\"token\": …} or as 'Authorization: Bearer <token>'");
+    try {
+      return await describeCredential(app, token);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) throw app.failedAuth.failure(client, error);
+      throw error;
+    }
+  },
+  'orgs.get': ({ app }, { params }) => getOrganization(app, params.id),
+  'orgs.update': ({ app }, { params, body }) => updateOrganization(app, params.id, body),
+  'billing.usage': ({ app }, { params }) => getUsage(app, params.orgId),
+});

@@ -1,0 +1,132 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError } from '../../src-shared/errors';
+import { operations } from '../../src-shared/operations';
+import type { AnyOperation } from '../../src-shared/operation';
+import type { AppContext } from '../app/context';
+import { execute } from '../app/execute';
+import type { BinaryResult } from '../handlers/types';
+import { allowedHostnames, hostnameOf } from './hosts';
+import { buildOpenApiDocument } from './openapi';
+import { docsPage } from './docsPage';
+import { readRendererFile, rendererContentType, resolveRendererFile } from './renderer';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface ServerOptions {
+  /** The configured bind host (SHIPDESK_HOST); 127.0.0.1 when unset. */
+  host?: string;
+  /** Folder of the built renderer to serve (headless mode). */
+  rendererDir?: string;
+  logger?: boolean;
+}
+
+/** `/orgs/{orgId}/x` → `/orgs/:orgId/x` */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The HTTP door: every operation of the table as a route, all through the one dispatcher. */
+export function buildServer(app: AppContext, options: ServerOptions = {}): FastifyInstance {
+  const server = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: options.logger ?? false,
+    // Errors, not stack traces, leave the process; the error handler below shapes them.
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const hosts = allowedHostnames(options.host);
+
+  server.addHook('onRequest', async (request) => {
+    const host = request.headers.host;
+    if (!host || !hosts.has(hostnameOf(host))) {
+      throw new ApiError('FORBIDDEN', `Requests addressed to host "${host ?? ''}" are refused; use http://127.0.0.1`);
+    }
+  });
+
+  // An empty body with a JSON content type is "no body" (actions like create-return); the default
+  // parser still guards against prototype poisoning for everything else.
+  const defaultJson = server.getDefaultJsonParser('error', 'error');
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const textBody = typeof body === 'string' ? body : body.toString('utf8');
+    if (textBody.trim() === '') return done(null, undefined);
+    defaultJson(request, textBody, (error, value) => {
+      if (error) return done(new ApiError('BAD_REQUEST', `Malformed JSON body: ${error.message}`), undefined);
+      done(null, value);
+    });
+  });
+
+  server.setErrorHandler((error: unknown, request, reply) => sendError(app, request, reply, error));
+  server.setNotFoundHandler((request, reply) => notFound(request, reply, options.rendererDir));
+
+  for (const op of operations as readonly AnyOperation[]) {
+    server.route({
+      method: op.method,
+      url: fastifyPath(op.path),
+      handler: async (request, reply) => {
+        const result = await execute(
+          app,
+          op.id,
+          { params: request.params, query: request.query, body: request.body },
+          { authorization: request.headers.authorization, client: request.ip },
+        );
+        reply.code(result.status);
+        if (op.responseKind === 'binary') {
+          const binary = result.body as BinaryResult;
+          reply.header('content-type', binary.contentType);
+          if (binary.filename) reply.header('content-disposition', `inline; filename="${binary.filename}"`);
+          return reply.send(binary.data);
+        }
+        return reply.send(result.body);
+      },
+    });
+  }
+
+  const openApi = buildOpenApiDocument();
+  server.get('/openapi.json', async () => openApi);
+  server.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApi)));
+  return server;
+}
+
+function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (apiError.code === 'RATE_LIMITED') reply.header('retry-after', String(app.failedAuth.retryAfterSeconds(request.ip)));
+  return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
+}
+
+/** Fastify's own errors (body too large, bad media type, …) mapped onto our codes. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as { code?: string; statusCode?: number; message?: string };
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT} bytes (1 MiB)`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('BAD_REQUEST', fastifyError.message ?? 'Bad request');
+  }
+  if (fastifyError.statusCode === 400) return new ApiError('BAD_REQUEST', fastifyError.message ?? 'Bad request');
+  return new ApiError('INTERNAL_ERROR', 'Something went wrong inside Shipdesk; the error has been logged');
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply, rendererDir: string | undefined): FastifyReply {
+  if (rendererDir && (request.method === 'GET' || request.method === 'HEAD')) {
+    const file = resolveRendererFile(rendererDir, request.url);
+    if (file) return reply.type(rendererContentType(file)).send(readRendererFile(file));
+  }
+  const error = new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  return reply.code(404).send(error.toBody());
+}
+
+/** Starts listening; resolves with the base URL (port 0 picks a free port). */
+export async function listen(server: FastifyInstance, host: string, port: number): Promise<string> {
+  await server.listen({ host, port });
+  const address = server.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return `http://${shownHost}:${actualPort}`;
+}

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Scope } from '../../src-shared/scopes';
+import { createAppContext, type AppContext } from '../app/context';
+import { buildServer, listen } from '../http/server';
+import { createOrgWithOwner } from '../domain/orgs';
+import { createApiToken } from '../domain/apiTokens';
+import { authenticate } from '../domain/auth/authenticate';
+import { login } from '../domain/auth/login';
+
+export interface TestOrg {
+  orgId: string;
+  userId: string;
+  email: string;
+  password: string;
+  /** An API token with write:all. */
+  token: string;
+  /** A JWT for the owner. */
+  jwt: string;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  /** A raw body string, sent as it is (malformed JSON tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  app: AppContext;
+  server: FastifyInstance;
+  dir: string;
+  org: TestOrg;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** Another organization with its own owner and token, for isolation tests. */
+  createOrg(name?: string): Promise<TestOrg>;
+  /** An API token of `org` with just these scopes. */
+  tokenWithScopes(org: TestOrg, scopes: Scope[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+let orgCounter = 0;
+
+/** A real server on a random port over a fresh SQLite file; responses are checked against their schemas. */
+export async function startTestServer(options: { now?: () => Date } = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'shipdesk-test-'));
+  const app = createAppContext({ dataDir: dir, checkResponses: true, ...(options.now ? { now: options.now } : {}) });
+  const server = buildServer(app);
+  const url = await listen(server, '127.0.0.1', 0);
+
+  const createOrg = async (name = `Test Org ${++orgCounter}`): Promise<TestOrg> => {
+    const email = `owner${++orgCounter}-${Date.now()}@example.com`;
+    const password = 'correct horse battery staple';
+    const { orgId, userId } = await createOrgWithOwner(app, { orgName: name, email, password });
+    const jwt = (await login(app, 'setup', email, password)).accessToken;
+    const owner = await authenticate(app, jwt);
+    const token = createApiToken(app, owner, orgId, { name: 'test', scopes: ['write:all'] }).token;
+    return { orgId, userId, email, password, token, jwt };
+  };
+
+  const org = await createOrg('Acme Warehouse');
+
+  const request = async <T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const token = opts.token === undefined ? org.token : opts.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const response = await fetch(url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const type = response.headers.get('content-type') ?? '';
+    const parsed = type.includes('json') ? await response.json() : Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  };
+
+  const tokenWithScopes = async (target: TestOrg, scopes: Scope[]) => {
+    const owner = await authenticate(app, target.jwt);
+    return createApiToken(app, owner, target.orgId, { name: `scoped ${scopes.join(' ')}`, scopes }).token;
+  };
+
+  return {
+    url,
+    app,
+    server,
+    dir,
+    org,
+    request,
+    createOrg,
+    tokenWithScopes,
+    close: async () => {
+      await server.close();
+      app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A valid sender address body. */
+export function senderAddressBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Main warehouse',
+    attContact: 'Dispatch desk',
+    address1: 'Industrivej 12',
+    zipcode: '8000',
+    city: 'Aarhus',
+    phone: '+4512345678',
+    countryCode: 'DK',
+    email: 'dispatch@acme.example',
+    ...overrides,
+  };
+}

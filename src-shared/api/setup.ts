@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { crudOperations } from './crud';
+import { defineOperation } from '../operation';
+import {
+  apiTokenCreateBody,
+  apiTokenCreatedSchema,
+  apiTokenDetailSchema,
+  apiTokenSchema,
+  apiTokenUpdateBody,
+} from '../schemas/apiToken';
+import { senderAddressCreateBody, senderAddressSchema, senderAddressUpdateBody } from '../schemas/senderAddress';
+import {
+  availableCarrierSchema,
+  carrierCreateBody,
+  carrierProductSchema,
+  carrierSchema,
+  carrierUpdateBody,
+} from '../schemas/carrier';
+import { webhookCreateBody, webhookSchema, webhookUpdateBody, webhookWithSecretSchema } from '../schemas/webhook';
+import { orderChannelCreateBody, orderChannelSchema, orderChannelUpdateBody } from '../schemas/orderChannel';
+
+/** Organization set-up resources: tokens, sender addresses, carriers, webhooks, order channels. */
+export const setupOperations = [
+  ...crudOperations({
+    key: 'apiTokens',
+    collection: 'api-tokens',
+    idParam: 'tokenId',
+    noun: 'API token',
+    resource: 'api_tokens',
+    item: apiTokenSchema,
+    listItem: apiTokenSchema,
+    created: apiTokenCreatedSchema,
+    detail: apiTokenDetailSchema,
+    createBody: apiTokenCreateBody,
+    updateBody: apiTokenUpdateBody,
+    updateMethod: 'PATCH',
+  }),
+  ...crudOperations({
+    key: 'senderAddresses',
+    collection: 'sender-addresses',
+    idParam: 'addressId',
+    noun: 'sender address',
+    resource: 'sender_addresses',
+    item: senderAddressSchema,
+    listItem: senderAddressSchema,
+    created: senderAddressSchema,
+    detail: senderAddressSchema,
+    createBody: senderAddressCreateBody,
+    updateBody: senderAddressUpdateBody,
+    updateMethod: 'PUT',
+  }),
+  defineOperation({
+    id: 'availableCarriers.list',
+    method: 'GET',
+    path: '/orgs/{orgId}/available-carriers',
+    summary: 'The catalogue of carriers that can be configured (not paginated)',
+    resource: 'carriers',
+    response: z.array(availableCarrierSchema),
+  }),
+  ...crudOperations({
+    key: 'carriers',
+    collection: 'carriers',
+    idParam: 'carrierId',
+    noun: 'carrier',
+    resource: 'carriers',
+    item: carrierSchema,
+    listItem: carrierSchema,
+    created: carrierSchema,
+    detail: carrierSchema,
+    createBody: carrierCreateBody,
+    updateBody: carrierUpdateBody,
+    updateMethod: 'PUT',
+  }),
+  defineOperation({
+    id: 'carriers.products',
+    method: 'GET',
+    path: '/orgs/{orgId}/carriers/{carrierId}/products',
+    summary: 'Products (outbound and return) the configured carrier offers, as a bare array',
+    resource: 'carriers',
+    response: z.array(carrierProductSchema),
+  }),
+  ...crudOperations({
+    key: 'webhooks',
+    collection: 'webhooks',
+    idParam: 'webhookId',
+    noun: 'webhook',
+    resource: 'webhooks',
+    item: webhookWithSecretSchema,
+    listItem: webhookSchema,
+    created: webhookWithSecretSchema,
+    detail: webhookWithSecretSchema,
+    createBody: webhookCreateBody,
+    updateBody: webhookUpdateBody,
+    updateMethod: 'PATCH',
+  }),
+  ...crudOperations({
+    key: 'orderChannels',
+    collection: 'order-channels',
+    idParam: 'channelId',
+    noun: 'order channel',
+    resource: 'order_channels',
+    item: orderChannelSchema,
+    listItem: orderChannelSchema,
+    created: orderChannelSchema,
+    detail: orderChannelSchema,
+    createBody: orderChannelCreateBody,
+    updateBody: orderChannelUpdateBody,
+    updateMethod: 'PATCH',
+  }),
+];

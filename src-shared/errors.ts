@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/**
+ * Every failure has a stable code; the HTTP status is derived from it here and nowhere else.
+ * HTTP, IPC and the CLI all answer with the same body (decisions §2).
+ */
+export const errorStatus = {
+  VALIDATION_FAILED: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  AUTH_TOKEN_INVALID: 401,
+  AUTH_TOKEN_EXPIRED: 401,
+  AUTH_INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  ORG_ACCESS_DENIED: 403,
+  RESOURCE_LIMIT_REACHED: 403,
+  PLAN_LIMITS_EXCEEDED: 403,
+  NOT_FOUND: 404,
+  ORG_NOT_FOUND: 404,
+  SHIPMENT_NOT_FOUND: 404,
+  PARCEL_NOT_FOUND: 404,
+  ORDER_NOT_FOUND: 404,
+  ORDER_CHANNEL_NOT_FOUND: 404,
+  CARRIER_NOT_FOUND: 404,
+  ADDRESS_NOT_FOUND: 404,
+  SHIPPING_RULE_NOT_FOUND: 404,
+  TOKEN_NOT_FOUND: 404,
+  ORG_WEBHOOK_NOT_FOUND: 404,
+  PRINTER_NOT_FOUND: 404,
+  PRINT_JOB_NOT_FOUND: 404,
+  SHIPMENT_DOCUMENT_NOT_FOUND: 404,
+  SHIPMENT_INVALID_STATE: 409,
+  ORDER_INVALID_STATE: 409,
+  ORG_SLUG_EXISTS: 409,
+  IDEMPOTENCY_CONFLICT: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PARCEL_INVALID_SPLIT: 422,
+  SHIPMENT_INCOMPLETE: 422,
+  NO_MATCHING_SHIPPING_RULE: 422,
+  RETURN_RULE_MISSING: 422,
+  CARRIER_ERROR: 422,
+  PRINTER_OFFLINE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+export const httpReason: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });
+export const carrierErrorSchema = z.object({ code: z.string(), message: z.string() });
+
+export const errorBodySchema = z.object({
+  code: z.string(),
+  error: z.string(),
+  message: z.string(),
+  details: z.array(errorDetailSchema).optional(),
+  errors: z.array(carrierErrorSchema).optional(),
+});
+
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+export type CarrierErrorItem = z.infer<typeof carrierErrorSchema>;
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The one error type thrown by services and rethrown by the typed client. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly errors: CarrierErrorItem[] | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[] } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = errorStatus[code];
+    this.details = extra.details;
+    this.errors = extra.errors;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = {
+      code: this.code,
+      error: httpReason[this.status] ?? 'Error',
+      message: this.message,
+    };
+    if (this.details) body.details = this.details;
+    if (this.errors) body.errors = this.errors;
+    return body;
+  }
+
+  static fromBody(body: ErrorBody): ApiError {
+    const code = (body.code in errorStatus ? body.code : 'INTERNAL_ERROR') as ErrorCode;
+    const extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[] } = {};
+    if (body.details) extra.details = body.details;
+    if (body.errors) extra.errors = body.errors;
+    return new ApiError(code, body.message, extra);
+  }
+}
+
+/** Turns zod issues into the `details[]` of a VALIDATION_FAILED error. */
+export function validationError(
+  where: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): ApiError {
+  const details = issues.map((issue) => ({
+    path: [where, ...issue.path.map(String)].filter(Boolean).join('.'),
+    message: issue.message,
+  }));
+  const first = details[0];
+  const message = first ? `Invalid ${first.path}: ${first.message}` : `Invalid ${where}`;
+  return new ApiError('VALIDATION_FAILED', message, { details });
+}

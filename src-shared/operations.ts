@@ -1,0 +1,27 @@
+import { systemOperations } from './api/system';
+import { setupOperations } from './api/setup';
+import type { AnyOperation } from './operation';
+
+/** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
+export const operations = [...systemOperations, ...setupOperations];
+
+export type Operations = typeof operations;
+export type OperationId = Operations[number]['id'];
+export type OperationById<Id extends OperationId> = Extract<Operations[number], { id: Id }>;
+
+function indexById(list: readonly AnyOperation[]): ReadonlyMap<string, AnyOperation> {
+  const byId = new Map<string, AnyOperation>();
+  for (const op of list) {
+    if (byId.has(op.id)) throw new Error(`Operation id ${op.id} is defined twice`);
+    byId.set(op.id, op);
+  }
+  return byId;
+}
+
+export const operationsById = indexById(operations as readonly AnyOperation[]);
+
+export function operationById<Id extends OperationId>(id: Id): OperationById<Id> {
+  const op = operationsById.get(id);
+  if (!op) throw new Error(`Unknown operation ${id}`);
+  return op as OperationById<Id>;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { requiredText, timestamp } from './common';
+import { senderAddressSchema } from './senderAddress';
+
+export const labelSizes = ['A4', 'A6', '100X150', '100X192'] as const;
+export type LabelSize = (typeof labelSizes)[number];
+export const documentFormats = ['pdf', 'zpl'] as const;
+
+export const carrierFieldSchema = z.strictObject({
+  name: z.string(),
+  key: z.string(),
+  type: z.string().describe('string, password, select, boolean, number'),
+  description: z.string(),
+  options: z.array(z.strictObject({ name: z.string(), key: z.string(), value: z.string() })),
+  required: z.boolean(),
+});
+export type CarrierField = z.infer<typeof carrierFieldSchema>;
+
+export const availableCarrierSchema = z.strictObject({
+  name: z.string(),
+  slug: z.string(),
+  group: z.string(),
+  description: z.string(),
+  logo: z.string(),
+  learnMoreUrl: z.string(),
+  requiredFields: z.array(carrierFieldSchema),
+  optionalFields: z.array(carrierFieldSchema),
+});
+export type AvailableCarrier = z.infer<typeof availableCarrierSchema>;
+
+export const carrierConfigSchema = z.record(z.string(), z.union([z.string().max(1000), z.number(), z.boolean()]));
+
+export const carrierSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  carrierSlug: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  senderAddressId: z.string(),
+  orgId: z.string(),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  senderAddress: senderAddressSchema,
+});
+export type Carrier = z.infer<typeof carrierSchema>;
+
+export const carrierCreateBody = z.strictObject({
+  name: requiredText(),
+  carrierSlug: z.string().min(1).max(100),
+  config: carrierConfigSchema.default({}),
+  senderAddressId: z.string().min(1).max(64),
+});
+export const carrierUpdateBody = z.strictObject({
+  name: requiredText().optional(),
+  config: carrierConfigSchema.optional(),
+  senderAddressId: z.string().min(1).max(64).optional(),
+});
+
+export const carrierProductSchema = z.strictObject({
+  productId: z.string(),
+  name: z.string(),
+  type: z.enum(['outbound', 'inbound']),
+  description: z.string(),
+  services: z.array(z.strictObject({ serviceId: z.string(), name: z.string() })),
+  labelSizes: z.array(z.enum(labelSizes)),
+});
+export type CarrierProduct = z.infer<typeof carrierProductSchema>;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** Text fields are bounded (decisions §1 "Sizes"). */
+export const MAX_TEXT = 1000;
+export const text = () => z.string().max(MAX_TEXT);
+export const requiredText = () => z.string().min(1).max(MAX_TEXT);
+export const email = () => z.email().max(320);
+export const timestamp = () => z.string().describe('ISO 8601 UTC timestamp with milliseconds');
+export const id = () => z.string().min(1).max(64);
+
+// ISO 3166-1 alpha-2, the officially assigned codes.
+const countryList =
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+  'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO ' +
+  'FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE ' +
+  'JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO ' +
+  'MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW ' +
+  'PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM ' +
+  'TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW';
+export const countryCodes: ReadonlySet<string> = new Set(countryList.split(' '));
+
+export const countryCode = () =>
+  z
+    .string()
+    .refine((value) => countryCodes.has(value), {
+      message: 'Must be an upper-case ISO 3166-1 alpha-2 country code, e.g. DK',
+    })
+    .describe('ISO 3166-1 alpha-2 country code, upper case');
+
+// ISO 4217 as the platform's Intl knows it (the same list in Node and in Chromium).
+let currencySet: Set<string> | undefined;
+export function isCurrencyCode(value: string): boolean {
+  currencySet ??= new Set(Intl.supportedValuesOf('currency'));
+  return currencySet.has(value);
+}
+export const currencyCode = () =>
+  z
+    .string()
+    .refine(isCurrencyCode, { message: 'Must be an upper-case ISO 4217 currency code, e.g. DKK' })
+    .describe('ISO 4217 currency code');
+
+/** List bounds are rejected, never clamped (decisions §1 "Lists"). */
+export const pageQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type PageQuery = z.output<typeof pageQuery>;
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.strictObject({
+    data: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalPages: z.number().int(),
+  });
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+
+export const messageResponse = z.strictObject({ message: z.string() });
+
+/** A POST that takes no body: nothing, or an empty object. */
+export const noBody = z.strictObject({}).optional();

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { email, timestamp } from './common';
+import { roles } from '../scopes';
+
+export const healthSchema = z.strictObject({
+  status: z.literal('ok'),
+  version: z.string(),
+  timestamp: timestamp(),
+});
+
+export const loginBody = z.strictObject({
+  email: email(),
+  password: z.string().min(1).max(1000),
+});
+
+export const userSummarySchema = z.strictObject({ id: z.string(), name: z.string(), email: z.string() });
+
+export const loginResponse = z.strictObject({
+  accessToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number().int().describe('seconds'),
+  user: userSummarySchema,
+  orgs: z.array(z.strictObject({ id: z.string(), name: z.string(), role: z.enum(roles) })),
+});
