@@ -1,0 +1,73 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * Secrets that must be used again (webhook signing secrets, carrier and storefront passwords) cannot
+ * be hashed; they are sealed with AES-256-GCM under the installation key, so a copied database file
+ * alone does not reveal them. Login passwords and API tokens are hashed instead (see auth/).
+ */
+const VERSION = 'v1';
+
+export function seal(key: Buffer, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
+}
+
+export function unseal(key: Buffer, sealed: string): string {
+  const [version, iv, tag, data] = sealed.split(':');
+  if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('Not a sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+}
+
+export function isSealed(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(`${VERSION}:`) && value.split(':').length === 4;
+}
+
+/** What a read shows of a secret: enough to recognise it, never enough to use it. */
+export function maskSecret(plain: string): string {
+  return plain.length <= 4 ? '••••' : `••••${plain.slice(-4)}`;
+}
+
+/**
+ * Seals the listed keys of a config object before it is stored. A value equal to its own mask
+ * (sent back unchanged from a read) keeps the stored secret.
+ */
+export function sealConfig(
+  key: Buffer,
+  config: Record<string, unknown>,
+  secretKeys: readonly string[],
+  previous: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  for (const name of secretKeys) {
+    const value = out[name];
+    if (typeof value !== 'string' || value === '') continue;
+    const before = previous[name];
+    if (isSealed(before) && value === maskSecret(unseal(key, before))) out[name] = before;
+    else out[name] = seal(key, value);
+  }
+  return out;
+}
+
+/** The stored config as reads show it: secrets masked. */
+export function maskConfig(key: Buffer, stored: Record<string, unknown>, secretKeys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...stored };
+  for (const name of secretKeys) {
+    const value = out[name];
+    if (isSealed(value)) out[name] = maskSecret(unseal(key, value));
+  }
+  return out;
+}
+
+/** The stored config with secrets opened, for the carrier adapter or storefront client only. */
+export function openConfig(key: Buffer, stored: Record<string, unknown>, secretKeys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...stored };
+  for (const name of secretKeys) {
+    const value = out[name];
+    if (isSealed(value)) out[name] = unseal(key, value);
+  }
+  return out;
+}
