@@ -1,16 +1,20 @@
-import { ApiError } from '../../src-shared/errors';
+import { availableCarriers } from '../carriers/catalogue';
+import {
+  carrierProducts,
+  createCarrier,
+  deleteCarrier,
+  getCarrier,
+  listCarriers,
+  updateCarrier,
+} from '../domain/carriers';
 import { defineHandlers } from './types';
 
-const todo = (): never => {
-  throw new ApiError('INTERNAL_ERROR', 'Not built yet');
-};
-
 export const carrierHandlers = defineHandlers({
-  'availableCarriers.list': todo,
-  'carriers.create': todo,
-  'carriers.list': todo,
-  'carriers.get': todo,
-  'carriers.update': todo,
-  'carriers.delete': todo,
-  'carriers.products': todo,
+  'availableCarriers.list': () => availableCarriers(),
+  'carriers.create': ({ app }, { params, body }) => createCarrier(app, params.orgId, body),
+  'carriers.list': ({ app }, { params, query }) => listCarriers(app, params.orgId, query),
+  'carriers.get': ({ app }, { params }) => getCarrier(app, params.orgId, params.carrierId),
+  'carriers.update': ({ app }, { params, body }) => updateCarrier(app, params.orgId, params.carrierId, body),
+  'carriers.delete': ({ app }, { params }) => deleteCarrier(app, params.orgId, params.carrierId),
+  'carriers.products': ({ app }, { params }) => carrierProducts(app, params.orgId, params.carrierId),
 });

@@ -5,11 +5,16 @@ import { senderAddressSchema } from './senderAddress';
 export const labelSizes = ['A4', 'A6', '100X150', '100X192'] as const;
 export type LabelSize = (typeof labelSizes)[number];
 export const documentFormats = ['pdf', 'zpl'] as const;
+export type DocumentFormat = (typeof documentFormats)[number];
+
+/** How a config field is entered and checked; `password` values are sealed at rest and masked in reads. */
+export const carrierFieldTypes = ['string', 'password', 'select', 'boolean', 'number'] as const;
+export type CarrierFieldType = (typeof carrierFieldTypes)[number];
 
 export const carrierFieldSchema = z.strictObject({
   name: z.string(),
   key: z.string(),
-  type: z.string().describe('string, password, select, boolean, number'),
+  type: z.enum(carrierFieldTypes),
   description: z.string(),
   options: z.array(z.strictObject({ name: z.string(), key: z.string(), value: z.string() })),
   required: z.boolean(),
@@ -49,11 +54,15 @@ export const carrierCreateBody = z.strictObject({
   config: carrierConfigSchema.default({}),
   senderAddressId: z.string().min(1).max(64),
 });
+export type CarrierInput = z.output<typeof carrierCreateBody>;
+
+/** PUT updates the fields it is given; a new `config` replaces the old one whole. */
 export const carrierUpdateBody = z.strictObject({
   name: requiredText().optional(),
   config: carrierConfigSchema.optional(),
   senderAddressId: z.string().min(1).max(64).optional(),
 });
+export type CarrierUpdate = z.output<typeof carrierUpdateBody>;
 
 export const carrierProductSchema = z.strictObject({
   productId: z.string(),

@@ -1,0 +1,5 @@
+import type { CarrierAdapter } from './adapter';
+import { localCarrier } from './local';
+
+/** Every carrier this build can book with; a real carrier adapter is added to this list. */
+export const carrierAdapters: readonly CarrierAdapter[] = [localCarrier];
