@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { ApiError } from '../../src-shared/errors';
 
 /**
  * Secrets that must be used again (webhook signing secrets, carrier and storefront passwords) cannot
@@ -26,9 +27,11 @@ export function isSealed(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(`${VERSION}:`) && value.split(':').length === 4;
 }
 
-/** What a read shows of a secret: enough to recognise it, never enough to use it. */
+const MASK = '••••';
+
+/** What a read shows of a secret: enough to recognise a long one, never enough to use it. */
 export function maskSecret(plain: string): string {
-  return plain.length <= 4 ? '••••' : `••••${plain.slice(-4)}`;
+  return plain.length < 12 ? MASK : `${MASK}${plain.slice(-4)}`;
 }
 
 /**
@@ -47,7 +50,12 @@ export function sealConfig(
     if (typeof value !== 'string' || value === '') continue;
     const before = previous[name];
     if (isSealed(before) && value === maskSecret(unseal(key, before))) out[name] = before;
-    else out[name] = seal(key, value);
+    else if (value.startsWith(MASK)) {
+      // A stale mask must not be stored as if it were the secret: the failure would surface much later.
+      throw new ApiError('VALIDATION_FAILED', `config.${name} is a masked value; send the secret itself`, {
+        details: [{ path: `body.config.${name}`, message: 'Masked value does not match the stored secret' }],
+      });
+    } else out[name] = seal(key, value);
   }
   return out;
 }

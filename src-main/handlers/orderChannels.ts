@@ -1,14 +1,16 @@
-import { ApiError } from '../../src-shared/errors';
+import {
+  createOrderChannel,
+  deleteOrderChannel,
+  getOrderChannel,
+  listOrderChannels,
+  updateOrderChannel,
+} from '../domain/orderChannels';
 import { defineHandlers } from './types';
 
-const todo = (): never => {
-  throw new ApiError('INTERNAL_ERROR', 'Not built yet');
-};
-
 export const orderChannelHandlers = defineHandlers({
-  'orderChannels.create': todo,
-  'orderChannels.list': todo,
-  'orderChannels.get': todo,
-  'orderChannels.update': todo,
-  'orderChannels.delete': todo,
+  'orderChannels.create': ({ app }, { params, body }) => createOrderChannel(app, params.orgId, body),
+  'orderChannels.list': ({ app }, { params, query }) => listOrderChannels(app, params.orgId, query),
+  'orderChannels.get': ({ app }, { params }) => getOrderChannel(app, params.orgId, params.channelId),
+  'orderChannels.update': ({ app }, { params, body }) => updateOrderChannel(app, params.orgId, params.channelId, body),
+  'orderChannels.delete': ({ app }, { params }) => deleteOrderChannel(app, params.orgId, params.channelId),
 });

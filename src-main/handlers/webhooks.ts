@@ -1,14 +1,10 @@
-import { ApiError } from '../../src-shared/errors';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from '../domain/webhooks';
 import { defineHandlers } from './types';
 
-const todo = (): never => {
-  throw new ApiError('INTERNAL_ERROR', 'Not built yet');
-};
-
 export const webhookHandlers = defineHandlers({
-  'webhooks.create': todo,
-  'webhooks.list': todo,
-  'webhooks.get': todo,
-  'webhooks.update': todo,
-  'webhooks.delete': todo,
+  'webhooks.create': ({ app }, { params, body }) => createWebhook(app, params.orgId, body),
+  'webhooks.list': ({ app }, { params, query }) => listWebhooks(app, params.orgId, query),
+  'webhooks.get': ({ app }, { params }) => getWebhook(app, params.orgId, params.webhookId),
+  'webhooks.update': ({ app }, { params, body }) => updateWebhook(app, params.orgId, params.webhookId, body),
+  'webhooks.delete': ({ app }, { params }) => deleteWebhook(app, params.orgId, params.webhookId),
 });

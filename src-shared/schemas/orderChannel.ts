@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { requiredText, timestamp } from './common';
+import { requiredText, text, timestamp } from './common';
 
 export const orderChannelTypes = ['manual', 'csv', 'shopify', 'woocommerce'] as const;
+export type OrderChannelType = (typeof orderChannelTypes)[number];
+
+/**
+ * Config keys that hold storefront credentials: sealed at rest and masked in every read. They are
+ * sealed whatever the channel type, so a credential is never stored in plain text by mistake.
+ */
+export const orderChannelSecretKeys = ['accessToken', 'consumerKey', 'consumerSecret'] as const;
 
 export const orderChannelSchema = z.strictObject({
   id: z.string(),
@@ -13,14 +20,47 @@ export const orderChannelSchema = z.strictObject({
 });
 export type OrderChannel = z.infer<typeof orderChannelSchema>;
 
-const channelConfig = z.record(z.string(), z.union([z.string().max(1000), z.number(), z.boolean()]));
+/** Manual and CSV channels need nothing; they may keep simple settings of their own. */
+const openConfig = z.record(z.string(), z.union([text(), z.number(), z.boolean()]));
 
-export const orderChannelCreateBody = z.strictObject({
-  name: requiredText(),
-  type: z.enum(orderChannelTypes),
-  config: channelConfig.default({}),
+const shopifyConfig = z.strictObject({
+  shopDomain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "Must be the shop's myshopify.com domain, e.g. acme.myshopify.com"),
+  accessToken: requiredText(),
 });
+
+const woocommerceConfig = z.strictObject({
+  siteUrl: z.url({ protocol: /^https$/, error: 'Must be an https:// URL of the shop' }).max(2000),
+  consumerKey: requiredText(),
+  consumerSecret: requiredText(),
+});
+
+/** What each type's `config` must hold; PATCH checks the new config against the stored type. */
+export const orderChannelConfigSchemas = {
+  manual: openConfig,
+  csv: openConfig,
+  shopify: shopifyConfig,
+  woocommerce: woocommerceConfig,
+} satisfies Record<OrderChannelType, z.ZodType>;
+
+// One variant per type, so a missing credential is reported at its own path (body.config.accessToken).
+export const orderChannelCreateBody = z.discriminatedUnion('type', [
+  z.strictObject({ name: requiredText(), type: z.literal('manual'), config: openConfig.default({}) }),
+  z.strictObject({ name: requiredText(), type: z.literal('csv'), config: openConfig.default({}) }),
+  z.strictObject({ name: requiredText(), type: z.literal('shopify'), config: shopifyConfig }),
+  z.strictObject({ name: requiredText(), type: z.literal('woocommerce'), config: woocommerceConfig }),
+]);
+export type OrderChannelInput = z.output<typeof orderChannelCreateBody>;
+
+/**
+ * `type` is fixed after create. A new `config` replaces the old one whole; a secret sent back as the
+ * masked value a read showed keeps the stored secret.
+ */
 export const orderChannelUpdateBody = z.strictObject({
   name: requiredText().optional(),
-  config: channelConfig.optional(),
+  config: openConfig.optional(),
 });
+export type OrderChannelUpdate = z.output<typeof orderChannelUpdateBody>;
