@@ -95,9 +95,8 @@ export function orgParamOf(op: AnyOperation): 'orgId' | 'id' | null {
   return null;
 }
 
-export function ipcChannelOf(operationId: string): string {
-  return `shipdesk:op:${operationId}`;
-}
+// Lives in ipc.ts, which the sandboxed preload bundles without pulling zod in.
+export { ipcChannelOf } from './ipc';
 
 export function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));

@@ -1,0 +1,164 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session } from 'electron';
+import type { FastifyInstance } from 'fastify';
+import { createAppContext, type AppContext } from '../app/context';
+import { portFromEnv } from '../app/config';
+import { runStartupChores } from '../app/startup';
+import { buildServer, listen } from '../http/server';
+import { registerIpcHandlers, type IpcRegistration } from '../ipc/register';
+import { APP_ORIGIN, APP_SCHEME, handleAppRequest, trustedPageCheck } from './protocol';
+import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } from './windowState';
+
+/**
+ * The Electron shell: windows, the app:// protocol, and the two doors (HTTP on 127.0.0.1, IPC)
+ * over one AppContext. Everything worth testing lives in the modules it imports.
+ */
+
+// out/main/index.js → out/preload, out/renderer (inside app.asar when packaged; Electron's fs reads it).
+const preloadFile = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+const rendererDir = fileURLToPath(new URL('../renderer', import.meta.url));
+// Only an unpackaged app may load the electron-vite dev server.
+const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const isTrustedPage = trustedPageCheck(devServerUrl);
+
+// The same data folder as the headless server: SHIPDESK_DATA_DIR, else userData ("Shipdesk" from productName).
+if (process.env.SHIPDESK_DATA_DIR) app.setPath('userData', process.env.SHIPDESK_DATA_DIR);
+
+// Must happen before `ready`: a standard, secure scheme gets a real origin, fetch and CSP 'self'.
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+let mainWindow: BrowserWindow | null = null;
+let appContext: AppContext | null = null;
+let httpServer: FastifyInstance | null = null;
+let ipc: IpcRegistration | null = null;
+
+if (!app.requestSingleInstanceLock()) {
+  // A second start would open the same SQLite file and port; hand over to the running one instead.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.whenReady().then(start).catch((error: unknown) => {
+    console.error('Shipdesk failed to start:', error);
+    // A desktop user has no terminal: say why (e.g. a database written by a newer Shipdesk).
+    dialog.showErrorBox('Shipdesk could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+  });
+}
+
+async function start(): Promise<void> {
+  protocol.handle(APP_SCHEME, (request) => {
+    const answer = handleAppRequest(rendererDir, { method: request.method, url: request.url });
+    return new Response(answer.body as ConstructorParameters<typeof Response>[0], { status: answer.status, headers: answer.headers });
+  });
+  // The renderer needs no camera, notifications or the like; refuse every permission prompt.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+
+  appContext = createAppContext({
+    dataDir: app.getPath('userData'),
+    // The bundle lives in out/main, so the migrations are found from the app root (dev and asar alike).
+    migrationsFolder: join(app.getAppPath(), 'src-main', 'db', 'migrations'),
+  });
+  // The same recovery steps as the headless server, before either door opens.
+  runStartupChores(appContext);
+  ipc = registerIpcHandlers(ipcMain, appContext, {
+    isTrustedSender: (event) => event.senderFrame !== null && isTrustedPage(event.senderFrame.url),
+    logError: (operationId, error) => console.error(`IPC ${operationId} failed:`, error),
+  });
+  await startHttpServer(appContext);
+
+  mainWindow = createMainWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
+  });
+}
+
+/** Scripts reach the same data over HTTP; a busy port must not keep the desktop app from opening. */
+async function startHttpServer(context: AppContext): Promise<void> {
+  const host = process.env.SHIPDESK_HOST || '127.0.0.1';
+  const server = buildServer(context, { host, rendererDir });
+  try {
+    const url = await listen(server, host, portFromEnv());
+    httpServer = server;
+    console.log(`Shipdesk API listening on ${url}`);
+  } catch (error) {
+    console.error('Shipdesk API not started (the desktop app works without it):', error);
+    await server.close().catch(() => undefined);
+  }
+}
+
+function createMainWindow(): BrowserWindow {
+  const stateFile = join(app.getPath('userData'), WINDOW_STATE_FILE);
+  const saved = loadWindowState(stateFile);
+  const bounds = restoreBounds(saved, screen.getAllDisplays().map((display) => display.workArea));
+  const window = new BrowserWindow({
+    ...bounds,
+    minWidth: 640,
+    minHeight: 480,
+    title: 'Shipdesk',
+    show: false,
+    webPreferences: {
+      preload: preloadFile,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    },
+  });
+  if (saved?.maximized) window.maximize();
+  window.once('ready-to-show', () => window.show());
+
+  window.on('close', () => {
+    saveWindowState(stateFile, { bounds: window.getNormalBounds(), maximized: window.isMaximized() });
+  });
+
+  const contents = window.webContents;
+  const senderId = contents.id;
+  // The session belongs to one page load: a reload shows the login form again, so main forgets too.
+  contents.on('did-navigate', () => ipc?.forget(senderId));
+  contents.on('destroyed', () => ipc?.forget(senderId));
+  contents.on('will-navigate', (event, url) => {
+    if (!isTrustedPage(url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isTrustedPage(url)) event.preventDefault();
+  });
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+
+  if (devServerUrl) void window.loadURL(devServerUrl);
+  else void window.loadURL(`${APP_ORIGIN}/index.html`);
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  return window;
+}
+
+app.on('window-all-closed', () => {
+  // macOS keeps apps (and here the local API) running without windows.
+  if (process.platform !== 'darwin') app.quit();
+});
+
+let shutDown = false;
+app.on('will-quit', (event) => {
+  if (shutDown) return;
+  // Let in-flight HTTP requests finish before the database closes under them.
+  event.preventDefault();
+  void (async () => {
+    try {
+      await httpServer?.close();
+    } catch (error) {
+      console.error('Closing the API server failed:', error);
+    }
+    appContext?.close();
+    shutDown = true;
+    app.quit();
+  })();
+});

@@ -1,0 +1,95 @@
+import { ApiError } from '../../src-shared/errors';
+import { operations } from '../../src-shared/operations';
+import { ipcChannelOf, type AnyOperation } from '../../src-shared/operation';
+import { ipcLogoutChannel, type IpcEnvelope } from '../../src-shared/ipc';
+import type { AppContext } from '../app/context';
+import { execute, type RawInput } from '../app/execute';
+import { toApiError } from '../http/server';
+
+/** The part of an `IpcMainInvokeEvent` the IPC door reads; Electron's event fits it. */
+export interface IpcInvokeEventLike {
+  sender: { id: number };
+  senderFrame: { url: string } | null;
+}
+
+/** The part of Electron's `ipcMain` the IPC door uses, so tests can pass a Map-backed fake. */
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => unknown): void;
+}
+
+export interface IpcRegisterOptions {
+  /** Main passes a check that the calling frame is our `app://` page (not an iframe or a stray page). */
+  isTrustedSender(event: IpcInvokeEventLike): boolean;
+  /** Where unexpected (500) failures are reported; the renderer only sees INTERNAL_ERROR. */
+  logError?: (operationId: string, error: unknown) => void;
+}
+
+export interface IpcRegistration {
+  /** Every channel handled, one per operation plus the logout channel. */
+  channels: string[];
+  /** Drops a window's session (main calls it when the window navigates or closes). */
+  forget(senderId: number): void;
+}
+
+/**
+ * The IPC door: every operation of the table on `ipcMain.handle`, all through the one dispatcher.
+ * The renderer never holds the key to another window's session: credentials are kept here per
+ * webContents, set by a successful `auth.login` over IPC.
+ */
+export function registerIpcHandlers(ipcMain: IpcMainLike, app: AppContext, options: IpcRegisterOptions): IpcRegistration {
+  const sessions = new Map<number, string>();
+  const channels: string[] = [];
+
+  for (const op of operations as readonly AnyOperation[]) {
+    const channel = ipcChannelOf(op.id);
+    ipcMain.handle(channel, async (event, rawInput): Promise<IpcEnvelope> => {
+      try {
+        if (!options.isTrustedSender(event)) {
+          throw new ApiError('FORBIDDEN', 'Calls are only accepted from the Shipdesk window');
+        }
+        const senderId = event.sender.id;
+        const result = await execute(app, op.id, parseIpcInput(rawInput), {
+          authorization: sessions.get(senderId),
+          client: `ipc:${senderId}`,
+        });
+        if (op.id === 'auth.login') {
+          sessions.set(senderId, `Bearer ${(result.body as { accessToken: string }).accessToken}`);
+        }
+        return { ok: true, data: result.body };
+      } catch (error) {
+        const apiError = toApiError(error);
+        if (apiError.status >= 500) options.logError?.(op.id, error);
+        return { ok: false, error: apiError.toBody() };
+      }
+    });
+    channels.push(channel);
+  }
+
+  ipcMain.handle(ipcLogoutChannel, (event) => {
+    // Only the sender's own session can be dropped, so an untrusted frame gains nothing here.
+    sessions.delete(event.sender.id);
+  });
+  channels.push(ipcLogoutChannel);
+
+  return { channels, forget: (senderId) => sessions.delete(senderId) };
+}
+
+const inputParts = new Set(['params', 'query', 'body']);
+
+/** Input crosses IPC as `{params?, query?, body?}`; anything else is refused, never dropped. */
+export function parseIpcInput(raw: unknown): RawInput {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ApiError('VALIDATION_FAILED', 'IPC input must be an object {params, query, body}', {
+      details: [{ path: '', message: 'Expected an object' }],
+    });
+  }
+  const unknown = Object.keys(raw).filter((key) => !inputParts.has(key));
+  if (unknown.length > 0) {
+    throw new ApiError('VALIDATION_FAILED', `Unknown IPC input part ${unknown.join(', ')}`, {
+      details: unknown.map((key) => ({ path: key, message: 'Unrecognized key; expected params, query or body' })),
+    });
+  }
+  const input = raw as RawInput;
+  return { params: input.params, query: input.query, body: input.body };
+}

@@ -1,0 +1,58 @@
+import type { ErrorBody } from './errors';
+import type { OperationId } from './operations';
+
+/**
+ * The contract between the preload bridge (`window.shipdesk`) and the main process.
+ * Every IPC channel name is made here, so neither side writes one by hand. This file imports types
+ * only: the sandboxed preload bundles it and should not pull zod in.
+ */
+
+/** The channel of one operation (operation.ts re-exports this for the doors). */
+export function ipcChannelOf(operationId: string): string {
+  return `shipdesk:op:${operationId}`;
+}
+
+/** One call's input as it crosses IPC: the same three parts as an HTTP request. */
+export interface IpcCallInput {
+  params?: Record<string, string> | undefined;
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+}
+
+/**
+ * Electron does not carry thrown errors across IPC (only the message survives, prefixed), so every
+ * answer is an envelope and failures carry the same body as an HTTP error.
+ */
+export type IpcEnvelope<T = unknown> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+/**
+ * Pushes from main to the renderer, apart from calls (call/listen, as VS Code splits them).
+ * Keep payloads small: ids and states; the renderer re-reads through the typed client.
+ */
+export interface ShipdeskEvents {
+  /** A shipment moved in its lifecycle (sent, booked, voided, …). */
+  'shipment.statusChanged': { orgId: string; shipmentId: string; status: string; previousStatus: string | null };
+  /** A print job advanced; `state` follows the print job record. */
+  'print.progress': { orgId: string; printJobId: string; state: 'queued' | 'printing' | 'done' | 'failed'; message?: string };
+}
+
+export type ShipdeskEventName = keyof ShipdeskEvents;
+
+export const shipdeskEventNames = ['shipment.statusChanged', 'print.progress'] as const satisfies readonly ShipdeskEventName[];
+
+export function ipcEventChannelOf(event: ShipdeskEventName): string {
+  return `shipdesk:event:${event}`;
+}
+
+/** Ends this window's IPC session (the JWT main remembers after `auth.login`). */
+export const ipcLogoutChannel = 'shipdesk:session:logout';
+
+/** What the preload exposes as `window.shipdesk`. */
+export interface ShipdeskBridge {
+  /** Runs one operation of the table; resolves with an envelope, never rejects for API errors. */
+  invoke(operationId: OperationId, input: IpcCallInput | undefined): Promise<IpcEnvelope>;
+  /** Listens to one push; returns the function that stops listening. */
+  on<E extends ShipdeskEventName>(event: E, listener: (payload: ShipdeskEvents[E]) => void): () => void;
+  /** Forgets the credential main keeps for this window. */
+  logout(): Promise<void>;
+}
