@@ -1,5 +1,6 @@
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { ApiError } from '../../src-shared/errors';
+import { ApiError, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
 import type { AnyOperation } from '../../src-shared/operation';
 import type { AppContext } from '../app/context';
@@ -7,7 +8,7 @@ import { execute } from '../app/execute';
 import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
 import { buildOpenApiDocument } from './openapi';
-import { docsPage } from './docsPage';
+import { docsPage, docsPageHeaders } from './docsPage';
 import { readRendererFile, rendererContentType, resolveRendererFile } from './renderer';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -33,6 +34,14 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     // Errors, not stack traces, leave the process; the error handler below shapes them.
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route or hook runs (bad URL encoding, over-long path
+    // parameters) get the same error body as everything else.
+    frameworkErrors: (error, request, reply) => sendError(app, request, reply, error),
+    // Malformed HTTP never reaches a route; it still gets the one error body.
+    clientErrorHandler: writeClientError,
+    // A request without Host reaches the host check below (403 with the error body) instead of
+    // Node's bare 400.
+    http: { requireHostHeader: false },
   });
   const hosts = allowedHostnames(options.host);
 
@@ -84,7 +93,9 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
 
   const openApi = buildOpenApiDocument();
   server.get('/openapi.json', async () => openApi);
-  server.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApi)));
+  server.get('/docs', async (_request, reply) =>
+    reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)),
+  );
   return server;
 }
 
@@ -93,6 +104,27 @@ function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
   if (apiError.code === 'RATE_LIMITED') reply.header('retry-after', String(app.failedAuth.retryAfterSeconds(request.ip)));
   return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
+}
+
+/** Errors Node's HTTP parser raises (malformed request, oversized headers, timeouts), answered on the socket. */
+function writeClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // All are 400 BAD_REQUEST: errors.ts has no codes of their own for 408 and 431.
+  const message =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'The request took too long to arrive'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'The request headers are too large'
+        : 'Malformed HTTP request';
+  const apiError = new ApiError('BAD_REQUEST', message);
+  const body = JSON.stringify(apiError.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${httpReason[apiError.status] ?? 'Error'}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Fastify's own errors (body too large, bad media type, …) mapped onto our codes. */
@@ -107,9 +139,16 @@ export function toApiError(error: unknown): ApiError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_BAD_URL':
       return new ApiError('BAD_REQUEST', fastifyError.message ?? 'Bad request');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('BAD_REQUEST', 'A path parameter is too long');
   }
-  if (fastifyError.statusCode === 400) return new ApiError('BAD_REQUEST', fastifyError.message ?? 'Bad request');
+  // Other client errors Fastify raises (4xx FST_ codes) are the client's fault too; anything else is a 500.
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 400 || (fastifyError.code?.startsWith('FST_') && status > 400 && status < 500)) {
+    return new ApiError('BAD_REQUEST', fastifyError.message ?? 'Bad request');
+  }
   return new ApiError('INTERNAL_ERROR', 'Something went wrong inside Shipdesk; the error has been logged');
 }
 

@@ -31,6 +31,7 @@ export function crudOperations<
   updateBody: UpdateBody;
   updateMethod: 'PUT' | 'PATCH';
 }) {
+  const article = /^[aeiou]/i.test(def.noun) ? 'an' : 'a';
   const base = `/orgs/{orgId}/${def.collection}` as const;
   const one = `/orgs/{orgId}/${def.collection}/{${def.idParam}}` as const;
   return [
@@ -38,7 +39,7 @@ export function crudOperations<
       id: `${def.key}.create`,
       method: 'POST',
       path: base,
-      summary: `Create a ${def.noun}`,
+      summary: `Create ${article} ${def.noun}`,
       resource: def.resource,
       body: def.createBody,
       response: def.created,
@@ -64,7 +65,7 @@ export function crudOperations<
       id: `${def.key}.update`,
       method: def.updateMethod,
       path: one,
-      summary: `Update a ${def.noun} (only the fields given)`,
+      summary: `Update ${article} ${def.noun} (only the fields given)`,
       resource: def.resource,
       body: def.updateBody,
       response: def.item,
@@ -73,7 +74,7 @@ export function crudOperations<
       id: `${def.key}.delete`,
       method: 'DELETE',
       path: one,
-      summary: `Delete a ${def.noun}`,
+      summary: `Delete ${article} ${def.noun}`,
       resource: def.resource,
       response: messageResponse,
     }),
