@@ -1,0 +1,11 @@
+import type { AppContext } from './context';
+import { recoverInterruptedBookings } from '../domain/shipments/booking';
+
+/**
+ * Work done once when a process opens the database, before it serves anything. Later features add
+ * their recovery steps here.
+ */
+export function runStartupChores(app: AppContext): void {
+  // Shipments left in `processing` by a crash during a carrier call go to error, with an entry saying so.
+  recoverInterruptedBookings(app);
+}

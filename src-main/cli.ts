@@ -1,0 +1,109 @@
+/**
+ * Scriptable chores: `npm run --silent cli -- <command>`. Output is JSON on stdout only; errors are
+ * the API's error body on stderr with a non-zero exit code.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ApiError, validationError } from '../src-shared/errors';
+import { email, requiredText } from '../src-shared/schemas/common';
+import { plans } from '../src-shared/schemas/org';
+import { createAppContext, type AppContext } from './app/context';
+import { defaultDataDir } from './app/config';
+import { createOrgWithOwner, setPlan } from './domain/orgs';
+import { createApiToken } from './domain/apiTokens';
+import { findUser, userRoles } from './domain/auth/authenticate';
+
+const usage = `Usage: shipdesk <command> [options]
+
+Commands:
+  init --org <name> --email <email> --password <password> [--name <your name>] [--token]
+      Create the first organization and its owner. With --token, also an API token with write:all.
+      Prints {"orgId","userId"[,"token"]}.
+  org set-plan <orgId> <starter|pro|unlimited>
+      Change an organization's plan. Prints the organization.
+  backup <file>
+      Write an online backup of the database to <file>.
+  --help
+      Show this help.
+
+Environment: SHIPDESK_DATA_DIR (data folder), SHIPDESK_PROFILE (database profile).`;
+
+const initInput = z.strictObject({
+  org: requiredText(),
+  email: email(),
+  password: z.string().min(8, 'At least 8 characters').max(1000),
+  name: requiredText().optional(),
+  token: z.boolean().optional(),
+});
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError('options', result.error.issues);
+  return result.data;
+}
+
+async function init(app: AppContext, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      token: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const input = parse(initInput, values);
+  const created = await createOrgWithOwner(app, {
+    orgName: input.org,
+    email: input.email,
+    password: input.password,
+    ...(input.name ? { userName: input.name } : {}),
+  });
+  if (!input.token) return created;
+  const user = findUser(app.db, created.userId);
+  if (!user) throw new ApiError('INTERNAL_ERROR', 'The new owner could not be read back');
+  const owner = { kind: 'user' as const, user, roles: userRoles(app.db, user.id), expiresAt: new Date(8.64e15) };
+  const token = createApiToken(app, owner, created.orgId, { name: 'CLI token', scopes: ['write:all'] });
+  return { ...created, token: token.token };
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(usage);
+    return command ? 0 : 1;
+  }
+  const app = createAppContext({ dataDir: defaultDataDir() });
+  try {
+    let result: unknown;
+    if (command === 'init') result = await init(app, rest);
+    else if (command === 'org' && rest[0] === 'set-plan') {
+      const [, orgId, plan] = rest;
+      result = setPlan(app, parse(z.string().min(1), orgId), parse(z.enum(plans), plan));
+    } else if (command === 'backup') {
+      const file = parse(z.string().min(1), rest[0]);
+      await app.db.$client.backup(file);
+      result = { backup: file };
+    } else {
+      console.error(`Unknown command "${[command, ...rest].join(' ')}"\n\n${usage}`);
+      return 1;
+    }
+    console.log(JSON.stringify(result));
+    return 0;
+  } finally {
+    app.close();
+  }
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2));
+} catch (error) {
+  const apiError =
+    error instanceof ApiError
+      ? error
+      : new ApiError('BAD_REQUEST', error instanceof Error ? error.message : String(error));
+  console.error(JSON.stringify(apiError.toBody()));
+  process.exitCode = apiError.status >= 500 ? 2 : 1;
+}
