@@ -120,12 +120,15 @@ export class ApiError extends Error {
 /** Turns zod issues into the `details[]` of a VALIDATION_FAILED error. */
 export function validationError(
   where: string,
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[],
 ): ApiError {
-  const details = issues.map((issue) => ({
-    path: [where, ...issue.path.map(String)].filter(Boolean).join('.'),
-    message: issue.message,
-  }));
+  const pathOf = (parts: readonly PropertyKey[]) => [where, ...parts.map(String)].filter(Boolean).join('.');
+  // An unknown field is reported at its own path, so a form can mark it like any other field.
+  const details = issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' && issue.keys?.length
+      ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: `Unknown field "${key}"` }))
+      : [{ path: pathOf(issue.path), message: issue.message }],
+  );
   const first = details[0];
   const message = first ? `Invalid ${first.path}: ${first.message}` : `Invalid ${where}`;
   return new ApiError('VALIDATION_FAILED', message, { details });

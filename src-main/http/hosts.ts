@@ -1,10 +1,24 @@
+import { hostname, networkInterfaces } from 'node:os';
+
 /**
  * DNS-rebinding guard (decisions §3): only requests addressed to the name we are bound to are
  * served. A web page on evil.example that resolves to 127.0.0.1 still sends `Host: evil.example`.
  */
 export function allowedHostnames(configuredHost: string | undefined): Set<string> {
   const names = new Set(['127.0.0.1', 'localhost', '[::1]']);
-  if (configuredHost) names.add(configuredHost.includes(':') && !configuredHost.startsWith('[') ? `[${configuredHost}]` : configuredHost.toLowerCase());
+  const add = (name: string) => {
+    // Compared with hostnameOf(), which lower-cases: so is the configured name, IPv6 literals included.
+    const host = name.trim().toLowerCase();
+    names.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+  };
+  if (!configuredHost) return names;
+  add(configuredHost);
+  // Bound to every interface (a LAN hub): the stations address this machine by one of its own
+  // addresses or its host name, and nothing else is let through.
+  if (configuredHost === '0.0.0.0' || configuredHost === '::') {
+    for (const addresses of Object.values(networkInterfaces())) for (const address of addresses ?? []) add(address.address);
+    add(hostname());
+  }
   return names;
 }
 

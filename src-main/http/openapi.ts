@@ -237,7 +237,9 @@ function operationObject(op: AnyOperation, schemas: SchemaComponents): OpenApiOp
     tags: [tagOf(op)],
     parameters: [
       ...parametersOf(op, 'path', schemas.inline(`${name}.params`, op.params, 'input')),
-      ...parametersOf(op, 'query', schemas.inline(`${name}.query`, op.query, 'input')),
+      // Query values arrive as text and are parsed (digits → integers); the parsed form, with its
+      // bounds and defaults, is what a caller needs to read.
+      ...parametersOf(op, 'query', schemas.inline(`${name}.query`, op.query, 'output')),
     ],
     ...(takesBody(op)
       ? {
@@ -279,7 +281,9 @@ function parametersOf(op: AnyOperation, where: 'path' | 'query', schema: JsonSch
   const required = new Set(schema.required ?? []);
   const orgParam = orgParamOf(op);
   return Object.entries(properties).map(([name, property]) => {
-    const parameter: OpenApiParameter = { name, in: where, required: where === 'path' || required.has(name), schema: property };
+    // Described by its parsed form, a defaulted parameter is "required" there; to a caller it is optional.
+    const optional = 'default' in property || !required.has(name);
+    const parameter: OpenApiParameter = { name, in: where, required: where === 'path' || !optional, schema: property };
     const description =
       typeof property.description === 'string'
         ? property.description

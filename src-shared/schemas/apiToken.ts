@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from './common';
+import { MAX_TEXT, timestamp } from './common';
 import { scopeValues, type Scope } from '../scopes';
 import { userSummarySchema } from './system';
 
@@ -30,7 +30,7 @@ export const apiTokenCreateBody = z.strictObject({
 export const apiTokenUpdateBody = z.strictObject({ name: z.string().min(1).max(100) });
 
 /** Verifies the given token, or the request's own credential when no body is sent. */
-export const apiTokenVerifyBody = z.strictObject({ token: z.string().min(1).max(200).optional() }).optional();
+export const apiTokenVerifyBody = z.strictObject({ token: z.string().min(1).max(MAX_TEXT).optional() }).optional();
 
 export const apiTokenVerifyResponse = z.strictObject({
   valid: z.literal(true),

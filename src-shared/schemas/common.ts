@@ -39,10 +39,19 @@ export const currencyCode = () =>
     .refine(isCurrencyCode, { message: 'Must be an upper-case ISO 4217 currency code, e.g. DKK' })
     .describe('ISO 4217 currency code');
 
+/**
+ * A whole number from a query string ("20") or from an IPC caller (20). Only plain digits count:
+ * "1e2", "0x10" or " 5" are refused rather than guessed at.
+ */
+export const wholeNumberParam = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d{1,16}$/, 'Must be a whole number').transform(Number)])
+    .pipe(z.number().int().min(min).max(max));
+
 /** List bounds are rejected, never clamped (decisions §1 "Lists"). */
 export const pageQuery = z.strictObject({
-  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  page: wholeNumberParam(1, Number.MAX_SAFE_INTEGER).default(1),
+  limit: wholeNumberParam(1, 100).default(20),
 });
 export type PageQuery = z.output<typeof pageQuery>;
 

@@ -35,11 +35,15 @@ export class FailedAuthLimiter {
     return this.recent(client).length >= this.maxPerWindow;
   }
 
-  /** Seconds until the oldest counted failure leaves the window. */
+  /**
+   * Seconds until the client is let through again, i.e. until fewer than `maxPerWindow` failures are
+   * left in the window: with n counted failures the (n − max + 1)-th oldest has to leave, not the oldest.
+   */
   retryAfterSeconds(client: string): number {
-    const oldest = this.recent(client)[0];
-    if (oldest === undefined) return 0;
-    return Math.max(1, Math.ceil((oldest + this.windowMs - this.now().getTime()) / 1000));
+    const kept = this.recent(client);
+    const blocking = kept[Math.max(0, kept.length - this.maxPerWindow)];
+    if (blocking === undefined) return 0;
+    return Math.max(1, Math.ceil((blocking + this.windowMs - this.now().getTime()) / 1000));
   }
 
   /** Records a failed authentication; once the client is over the limit the answer is 429 instead. */

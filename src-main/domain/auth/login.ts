@@ -4,8 +4,11 @@ import type { Role } from '../../../src-shared/scopes';
 import { orgs, users } from '../../db/schema';
 import type { AppContext } from '../../app/context';
 import { ACCESS_TOKEN_SECONDS, signAccessToken } from './jwt';
-import { verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 import { userRoles } from './authenticate';
+
+/** Checked against for unknown emails, so they take as long as a wrong password (no user enumeration by timing). */
+let decoyHash: Promise<string> | undefined;
 
 export async function login(app: AppContext, client: string, email: string, password: string) {
   // Past the limit a login is refused before the password is checked, so guessing learns nothing.
@@ -13,7 +16,9 @@ export async function login(app: AppContext, client: string, email: string, pass
     throw new ApiError('RATE_LIMITED', 'Too many failed authentications from this client; wait a minute and try again');
   }
   const user = app.db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
-  const ok = user ? await verifyPassword(password, user.passwordHash) : false;
+  const ok = user
+    ? await verifyPassword(password, user.passwordHash)
+    : await verifyPassword(password, await (decoyHash ??= hashPassword('decoy password'))).then(() => false);
   if (!user || !ok) {
     throw app.failedAuth.failure(client, new ApiError('AUTH_INVALID_CREDENTIALS', 'Email or password is wrong'));
   }
