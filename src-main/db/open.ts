@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
+import { registerConnection } from './prepared';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -26,9 +27,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     client.pragma('synchronous = FULL');
     client.pragma('busy_timeout = 5000');
     refuseNewerDatabase(client, migrationsFolder);
-    const db = drizzle(client, { schema });
+    const db = drizzle(client, { schema }) as Db;
     migrate(db, { migrationsFolder });
-    return db as Db;
+    registerConnection(db);
+    return db;
   } catch (error) {
     client.close();
     throw error;

@@ -547,3 +547,18 @@ export const idempotencyKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.credentialId, t.key] }), index('idempotency_created').on(t.createdAt)],
 );
 
+
+/**
+ * Shipments per organization and status, maintained by triggers (migration 0002) rather than by
+ * application code, so no write path can forget it; list totals then cost one indexed read even on
+ * a million shipments.
+ */
+export const shipmentCounts = sqliteTable(
+  'shipment_counts',
+  {
+    orgId: text('org_id').notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.status] })],
+);
