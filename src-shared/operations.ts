@@ -1,9 +1,17 @@
 import { systemOperations } from './api/system';
 import { setupOperations } from './api/setup';
+import { shipmentOperations } from './api/shipments';
+import { orderOperations, shippingRuleOperations } from './api/orders';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
-export const operations = [...systemOperations, ...setupOperations];
+export const operations = [
+  ...systemOperations,
+  ...setupOperations,
+  ...shippingRuleOperations,
+  ...orderOperations,
+  ...shipmentOperations,
+];
 
 export type Operations = typeof operations;
 export type OperationId = Operations[number]['id'];

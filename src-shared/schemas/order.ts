@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { countryCode, currencyCode, email, id, pageQuery, requiredText, text, timestamp } from './common';
+import { orderChannelTypes } from './orderChannel';
+import { carrierSettingsSchema, documentSchema, money, shipmentStatuses, shipmentTypes, shippingRuleSummarySchema, trackingSchema, weightUnits } from './shipment';
+
+export const orderStatuses = ['pending', 'processing', 'partially_fulfilled', 'fulfilled', 'error', 'cancelled'] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+export const orderLineSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  sku: z.string().nullable(),
+  unitPrice: z.number().nullable(),
+  totalPrice: z.number().nullable(),
+  currency: z.string().nullable(),
+  weight: z.number().nullable(),
+  weightUnit: z.string().nullable(),
+  variantId: z.string().nullable(),
+  productId: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  hsCode: z.string().nullable(),
+  countryOfOrigin: z.string().nullable(),
+  provinceOfOrigin: z.string().nullable(),
+  barcode: z.string().nullable(),
+  vendor: z.string().nullable(),
+  requiresShipping: z.boolean(),
+  taxable: z.boolean(),
+  giftCard: z.boolean(),
+});
+export type OrderLine = z.infer<typeof orderLineSchema>;
+
+export const shippingAddressSchema = z.strictObject({
+  name: z.string(),
+  address1: z.string(),
+  city: z.string(),
+  postalCode: z.string(),
+  countryCode: z.string(),
+  attention: z.string().nullable(),
+  company: z.string().nullable(),
+  address2: z.string().nullable(),
+  province: z.string().nullable(),
+  provinceCode: z.string().nullable(),
+  country: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+});
+
+export const orderChannelRefSchema = z.strictObject({ id: z.string(), name: z.string(), type: z.enum(orderChannelTypes) });
+
+export const orderSummarySchema = z.strictObject({
+  id: z.string(),
+  orderNumber: z.string(),
+  status: z.enum(orderStatuses),
+  shipmentCount: z.number().int(),
+  orderChannel: orderChannelRefSchema,
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  customerName: z.string().nullable(),
+  customerEmail: z.string().nullable(),
+  totalAmount: z.number().nullable(),
+  currency: z.string().nullable(),
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+export const orderShipmentSummarySchema = z.strictObject({
+  id: z.string(),
+  reference: z.string(),
+  status: z.enum(shipmentStatuses),
+  type: z.enum(shipmentTypes),
+  carrierSettings: carrierSettingsSchema,
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  tracking: trackingSchema.optional(),
+  shippingRuleId: z.string().nullable(),
+  documents: z.array(documentSchema),
+});
+
+export const orderDetailSchema = orderSummarySchema.extend({
+  orderLines: z.array(orderLineSchema),
+  orderChannelId: z.string(),
+  orgId: z.string(),
+  shipments: z.array(orderShipmentSummarySchema),
+  externalId: z.string().nullable(),
+  shippingRuleId: z.string().nullable(),
+  notes: z.string().nullable(),
+  shippingAddress: shippingAddressSchema.nullable(),
+  externalData: z.record(z.string(), z.unknown()),
+  shippingRule: shippingRuleSummarySchema.optional(),
+});
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+export const orderLineInput = z.strictObject({
+  name: requiredText(),
+  quantity: z.number().int().min(1).max(1_000_000),
+  sku: text().optional(),
+  unitPrice: money().optional(),
+  totalPrice: money().optional(),
+  currency: currencyCode().optional(),
+  weight: z.number().min(0).max(100_000).optional(),
+  weightUnit: z.enum(weightUnits).optional(),
+  variantId: text().optional(),
+  productId: text().optional(),
+  imageUrl: text().optional(),
+  hsCode: text().optional(),
+  countryOfOrigin: countryCode().optional(),
+  provinceOfOrigin: text().optional(),
+  barcode: text().optional(),
+  vendor: text().optional(),
+  requiresShipping: z.boolean().default(true),
+  taxable: z.boolean().default(true),
+  giftCard: z.boolean().default(false),
+});
+export type OrderLineInput = z.output<typeof orderLineInput>;
+
+export const shippingAddressInput = z.strictObject({
+  name: requiredText(),
+  address1: requiredText(),
+  city: requiredText(),
+  postalCode: requiredText(),
+  countryCode: countryCode(),
+  attention: text().nullable().optional(),
+  company: text().nullable().optional(),
+  address2: text().nullable().optional(),
+  province: text().nullable().optional(),
+  provinceCode: text().nullable().optional(),
+  country: text().nullable().optional(),
+  phone: text().nullable().optional(),
+  email: email().nullable().optional(),
+});
+
+const orderFields = {
+  externalId: text().nullable().optional(),
+  customerName: text().nullable().optional(),
+  customerEmail: email().nullable().optional(),
+  shippingRuleId: id().nullable().optional(),
+  notes: text().nullable().optional(),
+  /** null (or leaving it out) means the order has no shipping address yet. */
+  shippingAddress: shippingAddressInput.nullable().optional(),
+  totalAmount: money().nullable().optional(),
+  currency: currencyCode().nullable().optional(),
+  externalData: z.record(z.string(), z.unknown()).optional(),
+};
+
+export const orderCreateBody = z.strictObject({
+  orderNumber: requiredText(),
+  orderChannelId: id(),
+  orderLines: z.array(orderLineInput).min(1).max(1000),
+  ...orderFields,
+});
+export type OrderCreateInput = z.output<typeof orderCreateBody>;
+
+export const orderUpdateBody = z.strictObject({
+  orderNumber: requiredText().optional(),
+  orderLines: z.array(orderLineInput).min(1).max(1000).optional(),
+  /** Only `cancelled` can be set; every other status is derived from the shipments. */
+  status: z.literal('cancelled').optional(),
+  ...orderFields,
+});
+export type OrderUpdateInput = z.output<typeof orderUpdateBody>;
+
+export const orderListQuery = pageQuery.extend({
+  status: z.enum(orderStatuses).optional(),
+  orderChannelId: id().optional(),
+  search: z.string().min(1).max(200).optional(),
+});
