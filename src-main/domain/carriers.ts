@@ -16,7 +16,8 @@ import { findSenderAddressRow, toSenderAddress } from './senderAddresses';
 type Row = typeof carriers.$inferSelect;
 type AddressRow = typeof senderAddresses.$inferSelect;
 
-function toCarrier(app: AppContext, row: Row, address: AddressRow): Carrier {
+/** The carrier without its sender address (as a shipping rule shows it); secrets masked. */
+export function toCarrierBase(app: AppContext, row: Row): Omit<Carrier, 'senderAddress'> {
   return {
     id: row.id,
     name: row.name,
@@ -26,8 +27,40 @@ function toCarrier(app: AppContext, row: Row, address: AddressRow): Carrier {
     orgId: row.orgId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    senderAddress: toSenderAddress(address),
   };
+}
+
+function toCarrier(app: AppContext, row: Row, address: AddressRow): Carrier {
+  return { ...toCarrierBase(app, row), senderAddress: toSenderAddress(address) };
+}
+
+/**
+ * The carrier's product with the services asked for, or 400 VALIDATION_FAILED at
+ * `<path>.productId` / `<path>.services`. Rules and shipments both choose carriers through this.
+ */
+export function assertCarrierOffers(
+  app: AppContext,
+  carrier: Row,
+  choice: { productId: string; services: readonly string[] },
+  path: (string | number)[] = [],
+): CarrierProduct {
+  const products = adapterOfRow(carrier).products(adapterConfigOf(app, carrier));
+  const product = products.find((candidate) => candidate.productId === choice.productId);
+  if (!product) {
+    throw validationError('body', [
+      { path: [...path, 'productId'], message: `Carrier ${carrier.name} has no product ${choice.productId}; it offers ${products.map((p) => p.productId).join(', ')}` },
+    ]);
+  }
+  const unknown = choice.services.filter((service) => !product.services.some((offered) => offered.serviceId === service));
+  if (unknown.length) {
+    throw validationError('body', [
+      {
+        path: [...path, 'services'],
+        message: `Product ${product.productId} has no service ${unknown.join(', ')}; it offers ${product.services.map((s) => s.serviceId).join(', ') || 'none'}`,
+      },
+    ]);
+  }
+  return product;
 }
 
 const live = (orgId: string) => and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt));
