@@ -1,0 +1,108 @@
+/**
+ * How much of each order line is placed in shipments, and the order status derived from that
+ * (decisions §5). Called inside the transaction of every change to an order's shipments.
+ */
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { OrderStatus } from '../../../src-shared/schemas/order';
+import { orderLines, orders, parcelOrderLines, parcels, shipments } from '../../db/schema';
+import type { ReadDb, WriteTx } from '../../db/tx';
+import { emitEvent } from '../events';
+import { roundWeight, toKg } from '../units';
+import type { ParcelDraft } from '../shipments/repository';
+
+type OrderLineRow = typeof orderLines.$inferSelect;
+
+/** Units of each order line in the order's live outbound shipments (`statuses` narrows further). */
+export function placedQuantities(db: ReadDb, orderId: string, statuses?: readonly string[]): Map<string, number> {
+  const rows = db
+    .select({ orderLineId: parcelOrderLines.orderLineId, quantity: sql<number>`sum(${parcelOrderLines.quantity})` })
+    .from(parcelOrderLines)
+    .innerJoin(parcels, eq(parcels.id, parcelOrderLines.parcelId))
+    .innerJoin(shipments, eq(shipments.id, parcels.shipmentId))
+    .where(
+      and(
+        eq(shipments.orderId, orderId),
+        ne(shipments.status, 'cancelled'),
+        // Only outbound shipments place goods; returns carry copies of the lines.
+        eq(shipments.type, 'outbound'),
+        isNull(shipments.returnForShipmentId),
+        statuses ? sql`${shipments.status} in ${statuses}` : undefined,
+      ),
+    )
+    .groupBy(parcelOrderLines.orderLineId)
+    .all();
+  return new Map(rows.filter((row) => row.orderLineId).map((row) => [row.orderLineId as string, Number(row.quantity)]));
+}
+
+export function shippableLines(db: ReadDb, orderId: string): OrderLineRow[] {
+  return db
+    .select()
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.requiresShipping, true)))
+    .orderBy(asc(orderLines.position))
+    .all();
+}
+
+/**
+ * One parcel holding what is not yet placed in another live shipment of the order, weighing
+ * Σ line weight × quantity in kg. Null when nothing is left.
+ */
+export function remainingParcel(db: ReadDb, orderId: string): ParcelDraft | null {
+  const placed = placedQuantities(db, orderId);
+  const lines = shippableLines(db, orderId)
+    .map((line) => ({ line, quantity: line.quantity - (placed.get(line.id) ?? 0) }))
+    .filter(({ quantity }) => quantity > 0);
+  if (!lines.length) return null;
+  let weightKg = 0;
+  const orderLinesDraft = lines.map(({ line, quantity }) => {
+    const unitWeightKg = line.weight === null ? null : toKg(line.weight, line.weightUnit);
+    weightKg += (unitWeightKg ?? 0) * quantity;
+    return {
+      sku: line.sku ?? line.productId ?? line.name,
+      quantity,
+      description: line.name,
+      unitPrice: line.unitPrice,
+      currency: line.currency,
+      countryOfOrigin: line.countryOfOrigin,
+      tarrifNumber: line.hsCode,
+      orderLineId: line.id,
+      unitWeightKg,
+    };
+  });
+  return { weight: roundWeight(weightKg), weightUnit: 'kg', dimensions: { length: 0, width: 0, height: 0 }, orderLines: orderLinesDraft };
+}
+
+/** The derived status: cancelled › error › fulfilled › partially_fulfilled › processing › pending. */
+export function deriveOrderStatus(db: ReadDb, orderId: string, current: string): OrderStatus {
+  if (current === 'cancelled') return 'cancelled';
+  const live = db
+    .select({ status: shipments.status })
+    .from(shipments)
+    .where(and(eq(shipments.orderId, orderId), ne(shipments.status, 'cancelled'), eq(shipments.type, 'outbound'), isNull(shipments.returnForShipmentId)))
+    .all();
+  if (live.some((shipment) => shipment.status === 'error')) return 'error';
+  const dispatched = placedQuantities(db, orderId, ['dispatched']);
+  const someDispatched = live.some((shipment) => shipment.status === 'dispatched' || shipment.status === 'partly_dispatched');
+  const lines = shippableLines(db, orderId);
+  if (lines.length && lines.every((line) => (dispatched.get(line.id) ?? 0) >= line.quantity)) return 'fulfilled';
+  if (someDispatched) return 'partially_fulfilled';
+  return live.length ? 'processing' : 'pending';
+}
+
+/** Recomputes status and shipmentCount; emits order.updated when either changed. */
+export function recomputeOrder(tx: WriteTx, now: Date, orderId: string | null): void {
+  if (!orderId) return;
+  const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+  if (!order) return;
+  const status = deriveOrderStatus(tx, orderId, order.status);
+  const shipmentCount =
+    tx
+      .select({ n: sql<number>`count(*)` })
+      .from(shipments)
+      .where(and(eq(shipments.orderId, orderId), ne(shipments.status, 'cancelled'), eq(shipments.type, 'outbound'), isNull(shipments.returnForShipmentId)))
+      .get()?.n ?? 0;
+  if (status === order.status && shipmentCount === order.shipmentCount) return;
+  const updatedAt = now.toISOString();
+  tx.update(orders).set({ status, shipmentCount, updatedAt }).where(eq(orders.id, orderId)).run();
+  emitEvent(tx, now, order.orgId, 'order.updated', { id: orderId, orderNumber: order.orderNumber, status, shipmentCount, previousStatus: order.status });
+}

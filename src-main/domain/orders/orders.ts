@@ -1,0 +1,377 @@
+/**
+ * Orders (interface §2.10, §4.3; decisions §5a): create, list, read, PATCH and delete. An order's
+ * status and shipment count are derived from its shipments by allocation.ts; here status is only
+ * ever set to `cancelled`, which sticks.
+ */
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type Column, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import { ApiError } from '../../../src-shared/errors';
+import type { Page } from '../../../src-shared/schemas/common';
+import type {
+  OrderCreateInput,
+  OrderDetail,
+  OrderLine,
+  OrderLineInput,
+  OrderStatus,
+  OrderSummary,
+  OrderUpdateInput,
+  orderListQuery,
+} from '../../../src-shared/schemas/order';
+import type { OrderChannelType } from '../../../src-shared/schemas/orderChannel';
+import type { ShipmentStatus, ShipmentType } from '../../../src-shared/schemas/shipment';
+import { orderChannels, orderLines, orders, parcelOrderLines, shipments, shippingRules, type ShippingAddress } from '../../db/schema';
+import { newId } from '../../db/ids';
+import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import { emitEvent } from '../events';
+import { findOrderChannelRow } from '../orderChannels';
+import { paginate } from '../pagination';
+import { findOrderRow, type OrderRow } from '../shipments/fromOrder';
+import { carrierSettingsOf, documentsOf, ruleSummary, toDocument, trackingOf } from '../shipments/repository';
+import { deriveOrderStatus, placedQuantities } from './allocation';
+
+export type OrderListQuery = z.output<typeof orderListQuery>;
+type OrderLineRow = typeof orderLines.$inferSelect;
+type ChannelRef = OrderSummary['orderChannel'];
+
+/** PATCH is refused in these statuses (decisions §5a). */
+const frozenStatuses: readonly string[] = ['fulfilled', 'cancelled'];
+const editableStatuses = ['pending', 'processing', 'partially_fulfilled', 'error'] as const;
+
+// ---- Mapping to the API shape ----
+
+function toOrderSummary(row: OrderRow, channel: ChannelRef): OrderSummary {
+  return {
+    id: row.id,
+    orderNumber: row.orderNumber,
+    status: row.status as OrderStatus,
+    shipmentCount: row.shipmentCount,
+    orderChannel: channel,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    customerName: row.customerName,
+    customerEmail: row.customerEmail,
+    totalAmount: row.totalAmount,
+    currency: row.currency,
+  };
+}
+
+function toOrderLine(row: OrderLineRow): OrderLine {
+  return {
+    id: row.id,
+    name: row.name,
+    quantity: row.quantity,
+    sku: row.sku,
+    unitPrice: row.unitPrice,
+    totalPrice: row.totalPrice,
+    currency: row.currency,
+    weight: row.weight,
+    weightUnit: row.weightUnit,
+    variantId: row.variantId,
+    productId: row.productId,
+    imageUrl: row.imageUrl,
+    hsCode: row.hsCode,
+    countryOfOrigin: row.countryOfOrigin,
+    provinceOfOrigin: row.provinceOfOrigin,
+    barcode: row.barcode,
+    vendor: row.vendor,
+    requiresShipping: row.requiresShipping,
+    taxable: row.taxable,
+    giftCard: row.giftCard,
+  };
+}
+
+/** Every spec field present; the ones the caller left out are null (decisions §1 "Empty values"). */
+function toShippingAddress(address: ShippingAddress | null): OrderDetail['shippingAddress'] {
+  if (!address) return null;
+  return {
+    name: address.name,
+    address1: address.address1,
+    city: address.city,
+    postalCode: address.postalCode,
+    countryCode: address.countryCode,
+    attention: address.attention ?? null,
+    company: address.company ?? null,
+    address2: address.address2 ?? null,
+    province: address.province ?? null,
+    provinceCode: address.provinceCode ?? null,
+    country: address.country ?? null,
+    phone: address.phone ?? null,
+    email: address.email ?? null,
+  };
+}
+
+// A soft-deleted channel still names its orders, so the reference is read without the live filter.
+function channelRef(db: ReadDb, channelId: string): ChannelRef {
+  const channel = db
+    .select({ id: orderChannels.id, name: orderChannels.name, type: orderChannels.type })
+    .from(orderChannels)
+    .where(eq(orderChannels.id, channelId))
+    .get();
+  if (!channel) throw new ApiError('INTERNAL_ERROR', `Order channel ${channelId} of an order is missing`);
+  return { id: channel.id, name: channel.name, type: channel.type as OrderChannelType };
+}
+
+function orderShipments(db: ReadDb, orderId: string): OrderDetail['shipments'] {
+  return db
+    .select()
+    .from(shipments)
+    .where(eq(shipments.orderId, orderId))
+    .orderBy(asc(shipments.createdAt), asc(shipments.id))
+    .all()
+    .map((row) => {
+      const summary: OrderDetail['shipments'][number] = {
+        id: row.id,
+        reference: row.reference,
+        status: row.status as ShipmentStatus,
+        type: row.type as ShipmentType,
+        carrierSettings: carrierSettingsOf(row),
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+        shippingRuleId: row.shippingRuleId,
+        documents: documentsOf(db, row.id).map(toDocument),
+      };
+      const tracking = trackingOf(row);
+      if (tracking) summary.tracking = tracking;
+      return summary;
+    });
+}
+
+function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
+  const lines = db.select().from(orderLines).where(eq(orderLines.orderId, row.id)).orderBy(asc(orderLines.position)).all();
+  const detail: OrderDetail = {
+    ...toOrderSummary(row, channelRef(db, row.orderChannelId)),
+    orderLines: lines.map(toOrderLine),
+    orderChannelId: row.orderChannelId,
+    orgId: row.orgId,
+    shipments: orderShipments(db, row.id),
+    externalId: row.externalId,
+    shippingRuleId: row.shippingRuleId,
+    notes: row.notes,
+    shippingAddress: toShippingAddress(row.shippingAddress),
+    externalData: row.externalData,
+  };
+  const rule = ruleSummary(db, row.shippingRuleId);
+  if (rule) detail.shippingRule = rule;
+  return detail;
+}
+
+/** The order detail, or 404 ORDER_NOT_FOUND (also for another organization's order). */
+export function readOrder(db: ReadDb, orgId: string, orderId: string): OrderDetail {
+  return toOrderDetail(db, findOrderRow(db, orgId, orderId));
+}
+
+// ---- Checks ----
+
+/** A live shipping rule of the organization, or 404 SHIPPING_RULE_NOT_FOUND. */
+function assertShippingRule(db: ReadDb, orgId: string, ruleId: string): void {
+  const rule = db
+    .select({ id: shippingRules.id })
+    .from(shippingRules)
+    .where(and(eq(shippingRules.orgId, orgId), eq(shippingRules.id, ruleId), isNull(shippingRules.deletedAt)))
+    .get();
+  if (!rule) throw new ApiError('SHIPPING_RULE_NOT_FOUND', `Shipping rule ${ruleId} does not exist in this organization`);
+}
+
+/** decisions §5a: `orderNumber` is unique per channel (the unique index backs this up). */
+function assertOrderNumberFree(db: ReadDb, channelId: string, orderNumber: string, exceptOrderId?: string): void {
+  const clash = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.orderChannelId, channelId), eq(orders.orderNumber, orderNumber), exceptOrderId ? ne(orders.id, exceptOrderId) : undefined))
+    .get();
+  if (clash) throw new ApiError('CONFLICT', `Order number ${orderNumber} already exists in order channel ${channelId} (order ${clash.id})`);
+}
+
+// ---- Writing ----
+
+function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLineInput[]): void {
+  tx.insert(orderLines)
+    .values(
+      lines.map((line, position) => ({
+        id: newId('orderLine'),
+        orderId,
+        position,
+        name: line.name,
+        quantity: line.quantity,
+        sku: line.sku ?? null,
+        unitPrice: line.unitPrice ?? null,
+        totalPrice: line.totalPrice ?? null,
+        currency: line.currency ?? null,
+        weight: line.weight ?? null,
+        weightUnit: line.weightUnit ?? null,
+        variantId: line.variantId ?? null,
+        productId: line.productId ?? null,
+        imageUrl: line.imageUrl ?? null,
+        hsCode: line.hsCode ?? null,
+        countryOfOrigin: line.countryOfOrigin ?? null,
+        provinceOfOrigin: line.provinceOfOrigin ?? null,
+        barcode: line.barcode ?? null,
+        vendor: line.vendor ?? null,
+        requiresShipping: line.requiresShipping,
+        taxable: line.taxable,
+        giftCard: line.giftCard,
+      })),
+    )
+    .run();
+}
+
+/** Writes an order and its lines inside the caller's transaction and emits order.created. */
+export function insertOrder(tx: WriteTx, now: Date, orgId: string, input: OrderCreateInput): OrderDetail {
+  findOrderChannelRow(tx, orgId, input.orderChannelId);
+  assertOrderNumberFree(tx, input.orderChannelId, input.orderNumber);
+  if (input.shippingRuleId) assertShippingRule(tx, orgId, input.shippingRuleId);
+  const at = now.toISOString();
+  const row: OrderRow = {
+    id: newId('order'),
+    orgId,
+    orderChannelId: input.orderChannelId,
+    orderNumber: input.orderNumber,
+    externalId: input.externalId ?? null,
+    status: 'pending',
+    shipmentCount: 0,
+    customerName: input.customerName ?? null,
+    customerEmail: input.customerEmail ?? null,
+    shippingRuleId: input.shippingRuleId ?? null,
+    notes: input.notes ?? null,
+    shippingAddress: input.shippingAddress ?? null,
+    totalAmount: input.totalAmount ?? null,
+    currency: input.currency ?? null,
+    externalData: input.externalData ?? {},
+    createdAt: at,
+    updatedAt: at,
+  };
+  tx.insert(orders).values(row).run();
+  insertOrderLines(tx, row.id, input.orderLines);
+  const detail = toOrderDetail(tx, row);
+  emitEvent(tx, now, orgId, 'order.created', detail);
+  return detail;
+}
+
+export function createOrder(app: AppContext, orgId: string, input: OrderCreateInput): OrderDetail {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => insertOrder(tx, now, orgId, input));
+}
+
+// ---- Reading ----
+
+/** Escapes LIKE wildcards so a search for "50%" finds that text; used with `escape '\'`. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** SQLite's LIKE ignores case for ASCII letters only; that covers order numbers and e-mail addresses. */
+function contains(column: Column, search: string): SQL {
+  return sql`${column} like ${likePattern(search)} escape '\\'`;
+}
+
+/** Interface §2.10 summaries, newest first; filters status, channel and a search over number and customer. */
+export function listOrders(app: AppContext, orgId: string, query: OrderListQuery): Page<OrderSummary> {
+  const filters: (SQL | undefined)[] = [eq(orders.orgId, orgId)];
+  if (query.status) filters.push(eq(orders.status, query.status));
+  if (query.orderChannelId) filters.push(eq(orders.orderChannelId, query.orderChannelId));
+  if (query.search) {
+    filters.push(or(contains(orders.orderNumber, query.search), contains(orders.customerName, query.search), contains(orders.customerEmail, query.search)));
+  }
+  const where = and(...filters);
+  const total = app.db.select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
+  return paginate(query, total, (limit, offset) =>
+    app.db
+      .select({ order: orders, channel: { id: orderChannels.id, name: orderChannels.name, type: orderChannels.type } })
+      .from(orders)
+      .innerJoin(orderChannels, eq(orderChannels.id, orders.orderChannelId))
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(limit)
+      .offset(offset)
+      .all()
+      .map(({ order, channel }) => toOrderSummary(order, { ...channel, type: channel.type as OrderChannelType })),
+  );
+}
+
+export function getOrder(app: AppContext, orgId: string, orderId: string): OrderDetail {
+  return readOrder(app.db, orgId, orderId);
+}
+
+// ---- Changing ----
+
+const nullableFields = ['externalId', 'customerName', 'customerEmail', 'notes', 'totalAmount', 'currency'] as const;
+
+/**
+ * PATCH (decisions §5a): only the fields given; refused once the order is fulfilled or cancelled.
+ * `status: 'cancelled'` cancels for good. Lines are replaced only while no live shipment holds any
+ * of them, since a shipment's parcel lines point at the order lines they were allocated from.
+ */
+export function updateOrder(app: AppContext, orgId: string, orderId: string, input: OrderUpdateInput): OrderDetail {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const row = findOrderRow(tx, orgId, orderId);
+    if (frozenStatuses.includes(row.status)) {
+      throw new ApiError(
+        'ORDER_INVALID_STATE',
+        `Order ${row.orderNumber} is ${row.status}; it can be changed only when ${editableStatuses.join(', ')}`,
+      );
+    }
+
+    const changes: Partial<OrderRow> = {};
+    if (input.orderNumber !== undefined && input.orderNumber !== row.orderNumber) {
+      assertOrderNumberFree(tx, row.orderChannelId, input.orderNumber, row.id);
+      changes.orderNumber = input.orderNumber;
+    }
+    if (input.shippingRuleId !== undefined) {
+      if (input.shippingRuleId !== null) assertShippingRule(tx, orgId, input.shippingRuleId);
+      changes.shippingRuleId = input.shippingRuleId;
+    }
+    for (const field of nullableFields) {
+      const value = input[field];
+      if (value !== undefined) Object.assign(changes, { [field]: value });
+    }
+    if (input.shippingAddress !== undefined) changes.shippingAddress = input.shippingAddress;
+    if (input.externalData !== undefined) changes.externalData = input.externalData;
+
+    if (input.orderLines) {
+      const placed = [...placedQuantities(tx, orderId).values()].reduce((sum, quantity) => sum + quantity, 0);
+      if (placed > 0) {
+        throw new ApiError(
+          'ORDER_INVALID_STATE',
+          `Order ${row.orderNumber} has ${placed} unit(s) placed in live shipments; its lines can be replaced only while no shipment holds them (cancel those shipments first)`,
+        );
+      }
+      // Cancelled shipments and returns keep their parcel lines as copies, no longer tied to a line.
+      const oldLineIds = tx.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, orderId));
+      tx.update(parcelOrderLines).set({ orderLineId: null }).where(inArray(parcelOrderLines.orderLineId, oldLineIds)).run();
+      tx.delete(orderLines).where(eq(orderLines.orderId, orderId)).run();
+      insertOrderLines(tx, orderId, input.orderLines);
+    }
+
+    const fieldsChanged = Object.keys(changes).length > 0 || input.orderLines !== undefined;
+    const cancelling = input.status === 'cancelled';
+    if (!fieldsChanged && !cancelling) return toOrderDetail(tx, row);
+
+    // New lines change what "fulfilled" means, so the status is derived again (or set to cancelled).
+    const status = cancelling ? 'cancelled' : deriveOrderStatus(tx, orderId, row.status);
+    const updated: OrderRow = { ...row, ...changes, status, updatedAt: now.toISOString() };
+    tx.update(orders).set(updated).where(eq(orders.id, orderId)).run();
+    const detail = toOrderDetail(tx, updated);
+    // A bare cancel is told by order.cancelled alone.
+    if (fieldsChanged || (!cancelling && status !== row.status)) emitEvent(tx, now, orgId, 'order.updated', { ...detail, previousStatus: row.status });
+    if (cancelling) emitEvent(tx, now, orgId, 'order.cancelled', detail);
+    return detail;
+  });
+}
+
+/** Only an order no shipment refers to (not even a cancelled one or a return) can be deleted; its lines go with it. */
+export function deleteOrder(app: AppContext, orgId: string, orderId: string): { message: string } {
+  return inWriteTransaction(app.db, (tx) => {
+    const row = findOrderRow(tx, orgId, orderId);
+    const shipmentCount = tx.select({ n: count() }).from(shipments).where(eq(shipments.orderId, orderId)).get()?.n ?? 0;
+    if (shipmentCount > 0) {
+      throw new ApiError(
+        'ORDER_INVALID_STATE',
+        `Order ${row.orderNumber} has ${shipmentCount} shipment(s); only an order without shipments can be deleted (cancel it instead)`,
+      );
+    }
+    tx.delete(orders).where(eq(orders.id, orderId)).run();
+    return { message: `Order ${orderId} deleted` };
+  });
+}
