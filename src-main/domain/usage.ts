@@ -35,9 +35,11 @@ export function countShipmentsCreated(tx: WriteTx, orgId: string, now: Date, n =
   const period = billingPeriod(now);
   const used = shipmentsCreatedIn(tx, orgId, period.key);
   if (plan.includedShipments >= 0 && used + n > plan.includedShipments && !org.overageEnabled) {
+    const free = Math.max(0, plan.includedShipments - used);
+    const asked = n === 1 ? 'a new shipment' : `${n} new shipments`;
     throw new ApiError(
       'PLAN_LIMITS_EXCEEDED',
-      `The ${org.plan} plan includes ${plan.includedShipments} shipments a month and ${used} are used; enable overage or change plan`,
+      `This needs ${asked} but only ${free} more fit in this month's ${org.plan} plan (${used} of ${plan.includedShipments} used); nothing was created. Enable overage or change plan`,
     );
   }
   tx.insert(shipmentUsage)

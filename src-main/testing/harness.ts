@@ -120,3 +120,64 @@ export function senderAddressBody(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** A sender address and a `local` carrier sending from it, created through the API. */
+export async function setupLocalCarrier(t: TestServer, org: TestOrg = t.org, config: Record<string, unknown> = {}) {
+  const address = await t.request('POST', `/orgs/${org.orgId}/sender-addresses`, { token: org.token, body: senderAddressBody() });
+  if (address.status !== 201) throw new Error(`sender address: ${JSON.stringify(address.body)}`);
+  const carrier = await t.request('POST', `/orgs/${org.orgId}/carriers`, {
+    token: org.token,
+    body: { name: 'Own trucks', carrierSlug: 'local', config, senderAddressId: address.body.id },
+  });
+  if (carrier.status !== 201) throw new Error(`carrier: ${JSON.stringify(carrier.body)}`);
+  return { senderAddressId: address.body.id as string, carrierId: carrier.body.id as string };
+}
+
+export function receiverParty(overrides: Record<string, unknown> = {}) {
+  return {
+    type: 'receiver',
+    name: 'Jens Hansen',
+    address1: 'Nørregade 1',
+    postalCode: '1165',
+    city: 'København K',
+    countryCode: 'DK',
+    email: 'jens@example.dk',
+    phone: '+4520202020',
+    ...overrides,
+  };
+}
+
+/** A shipping rule body for the `local` carrier: parcels to Denmark, one weight condition (0–5 kg at 49 DKK). */
+export function shippingRuleBody(carrierId: string, senderAddressId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Denmark parcels',
+    carrierId,
+    productId: 'local_parcel',
+    services: [],
+    senderAddressId,
+    receivingCountries: ['DK'],
+    conditions: [{ type: 'weight', min: 0, max: 5, shippingPrice: 49, currency: 'DKK' }],
+    ...overrides,
+  };
+}
+
+/** A shipment body with one parcel of two order lines. */
+export function shipmentBody(carrierId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    type: 'outbound',
+    carrierSettings: { carrierId, productId: 'local_parcel' },
+    parties: [receiverParty()],
+    parcels: [
+      {
+        weight: 2.5,
+        weightUnit: 'kg',
+        dimensions: { length: 30, width: 20, height: 10 },
+        orderLines: [
+          { sku: 'MUG-01', quantity: 2, description: 'Mug', unitPrice: 50, currency: 'DKK' },
+          { sku: 'TEA-02', quantity: 3, description: 'Tea', unitPrice: 30, currency: 'DKK', tarrifNumber: '0902' },
+        ],
+      },
+    ],
+    ...overrides,
+  };
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
+
+let t: TestServer;
+let carrierId: string;
+let senderAddressId: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  ({ carrierId, senderAddressId } = await setupLocalCarrier(t));
+});
+afterAll(async () => t.close());
+
+const base = () => `/orgs/${t.org.orgId}/shipments`;
+
+describe('shipment create, read and list', () => {
+  it('creates with defaults: pending, generated reference, DAP, sender party from the sender address', async () => {
+    const res = await t.request('POST', base(), { body: shipmentBody(carrierId) });
+    expect(res.status).toBe(201);
+    const s = res.body;
+    expect(s.id).toMatch(/^shp_/);
+    expect(s).toMatchObject({ status: 'pending', termOfTrade: 'DAP', type: 'outbound', senderAddressId, orderId: null, servicePointId: null });
+    expect(s.reference).toMatch(/^SHP-\d{6}$/);
+    expect(s.carrierSettings).toEqual({ carrierId, productId: 'local_parcel', services: [], additionalParameters: {} });
+    expect(s.parties.map((p: { type: string }) => p.type)).toEqual(['sender', 'receiver']);
+    expect(s.parties[0]).toMatchObject({ name: 'Main warehouse', attention: 'Dispatch desk', postalCode: '8000', city: 'Aarhus' });
+    expect(s.parcels[0].id).toMatch(/^prc_/);
+    expect(s.parcels[0].orderLines[1]).toMatchObject({ sku: 'TEA-02', quantity: 3, tarrifNumber: '0902' });
+    expect(s.activities.map((a: { action: string }) => a.action)).toEqual(['created']);
+    expect(s).not.toHaveProperty('tracking');
+    expect(s).not.toHaveProperty('pickupDetails');
+    const events = t.app.db.$client.prepare("SELECT type FROM outbox_events WHERE type = 'shipment.created'").all();
+    expect(events.length).toBeGreaterThan(0);
+  });
+
+  it('numbers references per organization and keeps a given one', async () => {
+    const a = (await t.request('POST', base(), { body: shipmentBody(carrierId) })).body;
+    const b = (await t.request('POST', base(), { body: shipmentBody(carrierId, { reference: 'ORDER-77' }) })).body;
+    expect(Number(a.reference.slice(4))).toBeGreaterThan(1);
+    expect(b.reference).toBe('ORDER-77');
+  });
+
+  it('rejects unknown products, services, carriers and sender addresses', async () => {
+    const product = await t.request('POST', base(), { body: shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'nope' } }) });
+    expect(product.status).toBe(400);
+    expect(product.body.details[0].path).toBe('body.carrierSettings.productId');
+    const service = await t.request('POST', base(), { body: shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'local_parcel', services: ['teleport'] } }) });
+    expect(service.status).toBe(400);
+    const carrier = await t.request('POST', base(), { body: shipmentBody('car_unknown') });
+    expect(carrier.body.code).toBe('CARRIER_NOT_FOUND');
+    const address = await t.request('POST', base(), { body: shipmentBody(carrierId, { senderAddressId: 'adr_unknown' }) });
+    expect(address.body.code).toBe('ADDRESS_NOT_FOUND');
+  });
+
+  it('gets and lists with the sender address, newest first', async () => {
+    const created = (await t.request('POST', base(), { body: shipmentBody(carrierId, { reference: 'LIST-ME' }) })).body;
+    const got = await t.request('GET', `${base()}/${created.id}`);
+    expect(got.body).toEqual(created);
+    const list = await t.request('GET', `${base()}?limit=2`);
+    expect(list.status).toBe(200);
+    expect(list.body.data[0]).toMatchObject({ id: created.id, reference: 'LIST-ME', senderAddress: { id: senderAddressId } });
+    expect(Object.keys(list.body.data[0]).sort()).toEqual(['carrierSettings', 'createdAt', 'id', 'reference', 'senderAddress', 'status', 'type', 'updatedAt']);
+    const search = await t.request('GET', `${base()}?search=LIST-`);
+    expect(search.body.total).toBe(1);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * Creating shipments: the one insert path used by create, order-based create, split and returns,
+ * so references, plan counting, the `created` activity, the event and the order's status are
+ * handled the same way everywhere.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { ApiError } from '../../../src-shared/errors';
+import type { PartyInput, Shipment, ShipmentCreateInput, ShipmentStatus, ShipmentType } from '../../../src-shared/schemas/shipment';
+import { orgs, shipmentParties, shipments } from '../../db/schema';
+import { newId } from '../../db/ids';
+import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import { assertCarrierOffers, findCarrierRow } from '../carriers';
+import { findSenderAddressRow } from '../senderAddresses';
+import { findOrgRow } from '../orgs';
+import { emitEvents } from '../events';
+import { countShipmentsCreated } from '../usage';
+import { recomputeOrder, remainingParcel } from '../orders/allocation';
+import { findOrderRow, receiverFromOrder } from './fromOrder';
+import {
+  insertParcelsOf,
+  parcelDraftsFromInput,
+  partyRows,
+  readShipments,
+  recordActivities,
+  type ActivityAction,
+  type ParcelDraft,
+} from './repository';
+
+export interface CarrierChoice {
+  carrierId: string;
+  productId: string;
+  services: string[];
+  additionalParameters: Record<string, unknown>;
+}
+
+/** A shipment with every default resolved, ready to be written. */
+export interface ShipmentDraft {
+  reference?: string | undefined;
+  senderAddressId: string;
+  type: ShipmentType;
+  carrier: CarrierChoice;
+  parties: PartyInput[];
+  parcels: ParcelDraft[];
+  termOfTrade: string;
+  status: ShipmentStatus;
+  servicePointId: string | null;
+  pickupDetails?: { date: string; from: string; to: string; instruction: string } | undefined;
+  orderId: string | null;
+  shippingRuleId: string | null;
+  returnForShipmentId?: string | null;
+  /** Further activities to record after `created` (e.g. shipping_rule_applied), before the read. */
+  activities?: { action: ActivityAction; description: string }[];
+}
+
+/** The next `count` references `SHP-000001`…, from the organization's own sequence, in one write. */
+export function nextReferences(tx: WriteTx, orgId: string, count: number): string[] {
+  if (count === 0) return [];
+  const row = tx
+    .update(orgs)
+    .set({ shipmentSeq: sql`${orgs.shipmentSeq} + ${count}` })
+    .where(eq(orgs.id, orgId))
+    .returning({ seq: orgs.shipmentSeq })
+    .get();
+  const last = row?.seq ?? count;
+  return Array.from({ length: count }, (_, i) => `SHP-${String(last - count + 1 + i).padStart(6, '0')}`);
+}
+
+/** The carrier must be live in the organization and offer the product and services asked for. */
+export function checkCarrierChoice(app: AppContext, db: ReadDb, orgId: string, choice: CarrierChoice, path: (string | number)[]): void {
+  assertCarrierOffers(app, findCarrierRow(db, orgId, choice.carrierId), choice, path);
+}
+
+/** decisions §5: the sender party built from the sender address, named after the company. */
+export function senderPartyFromAddress(db: ReadDb, orgId: string, senderAddressId: string): PartyInput {
+  const address = findSenderAddressRow(db, orgId, senderAddressId);
+  const org = findOrgRow(db, orgId);
+  return {
+    type: 'sender',
+    name: org.companyName || address.name,
+    attention: address.attContact,
+    address1: address.address1,
+    ...(address.address2 ? { address2: address.address2 } : {}),
+    postalCode: address.zipcode,
+    city: address.city,
+    countryCode: address.countryCode,
+    phone: address.phone,
+    ...(address.email ? { email: address.email } : {}),
+    attributes: [],
+  };
+}
+
+export function withSenderParty(db: ReadDb, orgId: string, senderAddressId: string, parties: PartyInput[]): PartyInput[] {
+  if (parties.some((party) => party.type === 'sender')) return parties;
+  return [senderPartyFromAddress(db, orgId, senderAddressId), ...parties];
+}
+
+/**
+ * Writes resolved shipments with everything that goes with a new one — plan usage, references, the
+ * `created` activity, the order's status, `shipment.created` — and returns their full reads. One
+ * statement per table however many shipments there are (a batch split writes 100 at once). Runs
+ * inside the caller's transaction; `fill` runs after the parcels exist and before the reads, for
+ * callers that move existing order lines into them.
+ */
+export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: readonly ShipmentDraft[], fill?: (shipmentIds: string[]) => void): Shipment[] {
+  if (!drafts.length) return [];
+  countShipmentsCreated(tx, orgId, now, drafts.length);
+  const at = now.toISOString();
+  const generated = nextReferences(tx, orgId, drafts.filter((draft) => draft.reference === undefined).length);
+  const ids = drafts.map(() => newId('shipment'));
+  tx.insert(shipments)
+    .values(
+      drafts.map((draft, i) => ({
+        id: ids[i] as string,
+        orgId,
+        reference: draft.reference ?? (generated.shift() as string),
+        senderAddressId: draft.senderAddressId,
+        type: draft.type,
+        carrierId: draft.carrier.carrierId,
+        productId: draft.carrier.productId,
+        services: draft.carrier.services,
+        additionalParameters: draft.carrier.additionalParameters,
+        termOfTrade: draft.termOfTrade,
+        status: draft.status,
+        servicePointId: draft.servicePointId,
+        pickupDate: draft.pickupDetails?.date ?? null,
+        pickupFrom: draft.pickupDetails?.from ?? null,
+        pickupTo: draft.pickupDetails?.to ?? null,
+        pickupInstruction: draft.pickupDetails?.instruction ?? null,
+        orderId: draft.orderId,
+        shippingRuleId: draft.shippingRuleId,
+        returnForShipmentId: draft.returnForShipmentId ?? null,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    )
+    .run();
+  const parties = drafts.flatMap((draft, i) => partyRows(ids[i] as string, draft.parties));
+  if (parties.length) tx.insert(shipmentParties).values(parties).run();
+  insertParcelsOf(
+    tx,
+    drafts.map((draft, i) => ({ shipmentId: ids[i] as string, parcels: draft.parcels })),
+  );
+  fill?.(ids);
+  recordActivities(
+    tx,
+    now,
+    drafts.flatMap((draft, i) => [
+      { shipmentId: ids[i] as string, action: 'created' as const, description: `Shipment created with status ${draft.status}` },
+      ...(draft.activities ?? []).map((activity) => ({ shipmentId: ids[i] as string, ...activity })),
+    ]),
+  );
+  for (const orderId of new Set(drafts.map((draft) => draft.orderId))) recomputeOrder(tx, now, orderId);
+  const created = readShipments(tx, orgId, ids);
+  emitEvents(tx, now, orgId, 'shipment.created', created);
+  return created;
+}
+
+export function insertShipment(tx: WriteTx, now: Date, orgId: string, draft: ShipmentDraft): Shipment {
+  return insertShipments(tx, now, orgId, [draft])[0] as Shipment;
+}
+
+/** POST /shipments (decisions §5). */
+export function createShipment(app: AppContext, orgId: string, input: ShipmentCreateInput): Shipment {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const carrier = findCarrierRow(tx, orgId, input.carrierSettings.carrierId);
+    checkCarrierChoice(app, tx, orgId, input.carrierSettings, ['carrierSettings']);
+    const senderAddressId = input.senderAddressId ?? carrier.senderAddressId;
+    findSenderAddressRow(tx, orgId, senderAddressId);
+
+    let parties = input.parties ?? [];
+    let parcels = input.parcels ? parcelDraftsFromInput(input.parcels) : [];
+    const orderId = input.orderId ?? null;
+    if (orderId) {
+      const order = findOrderRow(tx, orgId, orderId);
+      if (order.status === 'cancelled') throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} is cancelled`);
+      // With an order and without parties/parcels, they are copied from the order (ref).
+      if (!input.parties) parties = [receiverFromOrder(order)];
+      if (!input.parcels) {
+        const parcel = remainingParcel(tx, orderId);
+        if (!parcel) throw new ApiError('ORDER_INVALID_STATE', `Every shippable line of order ${order.orderNumber} is already placed in a shipment`);
+        parcels = [parcel];
+      }
+    }
+    return insertShipment(tx, now, orgId, {
+      reference: input.reference,
+      senderAddressId,
+      type: input.type,
+      carrier: input.carrierSettings,
+      parties: withSenderParty(tx, orgId, senderAddressId, parties),
+      parcels,
+      termOfTrade: input.termOfTrade,
+      status: input.status ?? 'pending',
+      servicePointId: input.servicePointId ?? null,
+      pickupDetails: input.pickupDetails,
+      orderId,
+      shippingRuleId: null,
+    });
+  });
+}

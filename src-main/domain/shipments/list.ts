@@ -1,0 +1,61 @@
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Page } from '../../../src-shared/schemas/common';
+import type { ShipmentListItem, shipmentListQuery } from '../../../src-shared/schemas/shipment';
+import { senderAddresses, shipmentCounts, shipments } from '../../db/schema';
+import type { ReadDb } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import { paginate } from '../pagination';
+import { toSenderAddress } from '../senderAddresses';
+import { carrierSettingsOf } from './repository';
+
+export type ShipmentListQuery = z.output<typeof shipmentListQuery>;
+
+/** Escapes LIKE wildcards so a search for "50%" finds that text. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Interface §2.4a items, newest first, with the sender address each was sent from. */
+export function listShipments(app: AppContext, orgId: string, query: ShipmentListQuery): Page<ShipmentListItem> {
+  const filters: SQL[] = [eq(shipments.orgId, orgId)];
+  if (query.status) filters.push(eq(shipments.status, query.status));
+  if (query.orderId) filters.push(eq(shipments.orderId, query.orderId));
+  if (query.search) filters.push(sql`${shipments.reference} LIKE ${likePattern(query.search)} ESCAPE '\\'`);
+  const where = and(...filters);
+  const total =
+    query.search || query.orderId
+      ? (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0)
+      : countedShipments(app.db, orgId, query.status);
+  return paginate(query, total, (limit, offset) =>
+    app.db
+      .select({ shipment: shipments, senderAddress: senderAddresses })
+      .from(shipments)
+      .innerJoin(senderAddresses, eq(senderAddresses.id, shipments.senderAddressId))
+      .where(where)
+      .orderBy(desc(shipments.createdAt), desc(shipments.id))
+      .limit(limit)
+      .offset(offset)
+      .all()
+      .map(({ shipment, senderAddress }) => ({
+        id: shipment.id,
+        reference: shipment.reference,
+        type: shipment.type as ShipmentListItem['type'],
+        carrierSettings: carrierSettingsOf(shipment),
+        status: shipment.status as ShipmentListItem['status'],
+        senderAddress: toSenderAddress(senderAddress),
+        createdAt: shipment.createdAt,
+        updatedAt: shipment.updatedAt,
+      })),
+  );
+}
+
+/** The trigger-maintained count (migration 0002): O(1) however many shipments there are. */
+export function countedShipments(db: ReadDb, orgId: string, status?: string): number {
+  const row = db
+    .select({ n: sql<number>`coalesce(sum(${shipmentCounts.n}), 0)` })
+    .from(shipmentCounts)
+    .where(and(eq(shipmentCounts.orgId, orgId), status ? eq(shipmentCounts.status, status) : undefined))
+    .get();
+  return Number(row?.n ?? 0);
+}

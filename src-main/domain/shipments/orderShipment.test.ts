@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupLocalCarrier, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
+
+let t: TestServer;
+let carrierId: string;
+let senderAddressId: string;
+let channelId: string;
+let orderCounter = 0;
+beforeAll(async () => {
+  t = await startTestServer();
+  ({ carrierId, senderAddressId } = await setupLocalCarrier(t));
+  channelId = (await t.request('POST', `/orgs/${t.org.orgId}/order-channels`, { body: { name: 'Manual', type: 'manual' } })).body.id;
+});
+afterAll(async () => t.close());
+
+const org = () => `/orgs/${t.org.orgId}`;
+
+async function createOrder(overrides: Record<string, unknown> = {}) {
+  const res = await t.request('POST', `${org()}/orders`, {
+    body: {
+      orderNumber: `#${++orderCounter}`,
+      orderChannelId: channelId,
+      customerEmail: 'kim@example.dk',
+      totalAmount: 300,
+      currency: 'DKK',
+      shippingAddress: { name: 'Kim Larsen', address1: 'Vestergade 3', city: 'Odense', postalCode: '5000', countryCode: 'DK', company: 'Larsen ApS' },
+      orderLines: [
+        { name: 'Mug', sku: 'MUG-01', quantity: 2, weight: 400, weightUnit: 'g', unitPrice: 50, hsCode: '6912', countryOfOrigin: 'DK' },
+        { name: 'Tea', sku: 'TEA-02', quantity: 3, weight: 0.2, weightUnit: 'kg', unitPrice: 30 },
+        { name: 'Gift card', quantity: 1, requiresShipping: false, giftCard: true },
+      ],
+      ...overrides,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+describe('POST /orders/{orderId}/shipments', () => {
+  it('uses an explicit carrier: receiver from the shipping address, shippable lines, weight from the lines', async () => {
+    const order = await createOrder();
+    const res = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel', reference: 'FROM-ORDER' } });
+    expect(res.status).toBe(201);
+    const s = res.body;
+    expect(s).toMatchObject({ orderId: order.id, reference: 'FROM-ORDER', status: 'pending', type: 'outbound', senderAddressId, shippingRuleId: null });
+    const receiver = s.parties.find((p: { type: string }) => p.type === 'receiver');
+    expect(receiver).toMatchObject({ name: 'Kim Larsen', attention: 'Larsen ApS', postalCode: '5000', city: 'Odense', email: 'kim@example.dk' });
+    expect(s.parcels).toHaveLength(1);
+    expect(s.parcels[0].weight).toBeCloseTo(2 * 0.4 + 3 * 0.2, 6);
+    expect(s.parcels[0].orderLines.map((l: { sku: string; quantity: number }) => [l.sku, l.quantity])).toEqual([
+      ['MUG-01', 2],
+      ['TEA-02', 3],
+    ]);
+    expect(s.parcels[0].orderLines[0]).toMatchObject({ description: 'Mug', tarrifNumber: '6912', countryOfOrigin: 'DK', unitPrice: 50 });
+    const detail = (await t.request('GET', `${org()}/orders/${order.id}`)).body;
+    expect(detail).toMatchObject({ status: 'processing', shipmentCount: 1 });
+  });
+
+  it('places only what is left, and answers 409 when nothing is', async () => {
+    const order = await createOrder();
+    const first = (await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body;
+    // Move one mug out of the first shipment, as a packer would when it does not fit.
+    t.app.db.$client.prepare("UPDATE parcel_order_lines SET quantity = 1 WHERE sku = 'MUG-01' AND parcel_id = ?").run(first.parcels[0].id);
+    const second = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect(second.status).toBe(201);
+    expect(second.body.parcels[0].orderLines.map((l: { sku: string; quantity: number }) => [l.sku, l.quantity])).toEqual([['MUG-01', 1]]);
+    const third = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect(third.status).toBe(409);
+    expect(third.body.code).toBe('ORDER_INVALID_STATE');
+    // A cancelled shipment gives its units back.
+    await t.request('POST', `${org()}/shipments/${second.body.id}/cancel`);
+    expect((await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } })).status).toBe(201);
+  });
+
+  it('falls back to the order’s rule, then to rule matching, and never overrides an explicit choice', async () => {
+    const pallet = (await t.request('POST', `${org()}/shipping-rules`, { body: shippingRuleBody(carrierId, senderAddressId, { name: 'Pallets', productId: 'local_pallet', receivingCountries: ['SE'], conditions: [] }) })).body;
+    const ordered = await createOrder({ shippingRuleId: pallet.id });
+    const byOrderRule = (await t.request('POST', `${org()}/orders/${ordered.id}/shipments`, { body: {} })).body;
+    expect(byOrderRule).toMatchObject({ shippingRuleId: pallet.id, carrierSettings: { productId: 'local_pallet' } });
+    expect(byOrderRule.activities.map((a: { action: string }) => a.action)).toEqual(['created', 'shipping_rule_applied']);
+
+    const cheap = (await t.request('POST', `${org()}/shipping-rules`, {
+      body: shippingRuleBody(carrierId, senderAddressId, { name: 'Cheap DK', conditions: [{ type: 'weight', min: 0, max: 5, shippingPrice: 1, currency: 'DKK' }] }),
+    })).body;
+    const matched = (await t.request('POST', `${org()}/orders/${(await createOrder()).id}/shipments`)).body;
+    expect(matched.shippingRuleId).toBe(cheap.id);
+
+    const explicit = (await t.request('POST', `${org()}/orders/${(await createOrder()).id}/shipments`, { body: { carrierId, productId: 'local_pickup' } })).body;
+    expect(explicit).toMatchObject({ shippingRuleId: null, carrierSettings: { productId: 'local_pickup' } });
+  });
+
+  it('answers 422 NO_MATCHING_SHIPPING_RULE when nothing matches, and rejects half a carrier choice', async () => {
+    const order = await createOrder({
+      shippingAddress: { name: 'Ola', address1: 'Karl Johans gate 1', city: 'Oslo', postalCode: '0154', countryCode: 'NO' },
+    });
+    const res = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: {} });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('NO_MATCHING_SHIPPING_RULE');
+    const half = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId } });
+    expect(half.status).toBe(400);
+    expect(half.body.details[0].path).toBe('body.productId');
+  });
+
+  it('refuses cancelled and unknown orders', async () => {
+    const order = await createOrder();
+    await t.request('PATCH', `${org()}/orders/${order.id}`, { body: { status: 'cancelled' } });
+    const res = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('ORDER_INVALID_STATE');
+    expect((await t.request('POST', `${org()}/orders/ord_unknown/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body.code).toBe('ORDER_NOT_FOUND');
+  });
+});

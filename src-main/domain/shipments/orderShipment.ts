@@ -1,0 +1,94 @@
+/** POST /orders/{orderId}/shipments (decisions §5). */
+import { ApiError } from '../../../src-shared/errors';
+import type { OrderShipmentCreateInput, Shipment } from '../../../src-shared/schemas/shipment';
+import { inWriteTransaction, type ReadDb } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import { findCarrierRow } from '../carriers';
+import { findSenderAddressRow } from '../senderAddresses';
+import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
+import { matchShippingRules } from '../shippingRules/match';
+import { toKg } from '../units';
+import { checkCarrierChoice, insertShipment, withSenderParty, type CarrierChoice } from './create';
+import { orderDefaults, type OrderRow } from './fromOrder';
+import type { ParcelDraft } from './repository';
+
+interface ResolvedCarrier {
+  carrier: CarrierChoice;
+  ruleId: string | null;
+  ruleName: string | null;
+  ruleSenderAddressId: string | null;
+}
+
+/**
+ * The carrier: the explicit carrierId + productId if given (a user's choice is never overridden),
+ * else the order's shipping rule, else the best matching rule.
+ */
+function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: OrderRow, parcel: ParcelDraft, input: OrderShipmentCreateInput): ResolvedCarrier {
+  if (input.carrierId || input.productId) {
+    if (!input.carrierId || !input.productId) {
+      throw new ApiError('VALIDATION_FAILED', 'carrierId and productId go together', {
+        details: [{ path: input.carrierId ? 'body.productId' : 'body.carrierId', message: 'Required when the other is given' }],
+      });
+    }
+    const carrier: CarrierChoice = {
+      carrierId: input.carrierId,
+      productId: input.productId,
+      services: input.services ?? [],
+      additionalParameters: input.additionalParameters ?? {},
+    };
+    checkCarrierChoice(app, tx, orgId, carrier, []);
+    return { carrier, ruleId: null, ruleName: null, ruleSenderAddressId: null };
+  }
+  const rule = order.shippingRuleId
+    ? findShippingRuleRow(tx, orgId, order.shippingRuleId)
+    : matchShippingRules(tx, orgId, {
+        countryCode: order.shippingAddress?.countryCode ?? '',
+        weightKg: toKg(parcel.weight, parcel.weightUnit),
+        ...(order.totalAmount !== null ? { orderTotal: order.totalAmount } : {}),
+        ...(order.currency ? { currency: order.currency } : {}),
+      })[0]?.rule;
+  if (!rule) {
+    throw new ApiError(
+      'NO_MATCHING_SHIPPING_RULE',
+      `No shipping rule matches order ${order.orderNumber} (${order.shippingAddress?.countryCode ?? 'no country'}, ${parcel.weight} kg); choose a carrier and product or add a rule`,
+    );
+  }
+  const choice = ruleCarrierChoice(rule);
+  const carrier: CarrierChoice = {
+    ...choice.carrier,
+    ...(input.services ? { services: input.services } : {}),
+    ...(input.additionalParameters ? { additionalParameters: { ...choice.carrier.additionalParameters, ...input.additionalParameters } } : {}),
+  };
+  return { carrier, ruleId: rule.id, ruleName: rule.name, ruleSenderAddressId: choice.senderAddressId };
+}
+
+export function createShipmentFromOrder(app: AppContext, orgId: string, orderId: string, input: OrderShipmentCreateInput = {}): Shipment {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const { order, receiver, parcel } = orderDefaults(tx, orgId, orderId);
+    if (!parcel) {
+      throw new ApiError('ORDER_INVALID_STATE', `Every shippable line of order ${order.orderNumber} is already placed in a shipment`);
+    }
+    const resolved = resolveCarrier(app, tx, orgId, order, parcel, input);
+    const senderAddressId =
+      input.senderAddressId ?? resolved.ruleSenderAddressId ?? findCarrierRow(tx, orgId, resolved.carrier.carrierId).senderAddressId;
+    findSenderAddressRow(tx, orgId, senderAddressId);
+    const given = input.parties ?? [];
+    const parties = given.some((party) => party.type === 'receiver') ? given : [...given, receiver];
+    return insertShipment(tx, now, orgId, {
+      reference: input.reference,
+      senderAddressId,
+      type: 'outbound',
+      carrier: resolved.carrier,
+      parties: withSenderParty(tx, orgId, senderAddressId, parties),
+      parcels: [parcel],
+      termOfTrade: 'DAP',
+      status: 'pending',
+      servicePointId: input.servicePointId ?? null,
+      pickupDetails: input.pickupDetails,
+      orderId,
+      shippingRuleId: resolved.ruleId,
+      activities: resolved.ruleName ? [{ action: 'shipping_rule_applied', description: `Shipping rule ${resolved.ruleName} applied` }] : [],
+    });
+  });
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shipmentStatuses, type ShipmentStatus } from '../../../src-shared/schemas/shipment';
+import { setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
+import { allowedSources, patchTransitions } from './lifecycle';
+
+let t: TestServer;
+let carrierId: string;
+let senderAddressId: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  t.app.db.$client.prepare("UPDATE orgs SET plan = 'unlimited' WHERE id = ?").run(t.org.orgId);
+  ({ carrierId, senderAddressId } = await setupLocalCarrier(t));
+});
+afterAll(async () => t.close());
+
+const base = () => `/orgs/${t.org.orgId}/shipments`;
+const create = async (overrides: Record<string, unknown> = {}) => (await t.request('POST', base(), { body: shipmentBody(carrierId, overrides) })).body;
+const forceStatus = (id: string, status: ShipmentStatus) => t.app.db.$client.prepare('UPDATE shipments SET status = ? WHERE id = ?').run(status, id);
+const outbox = (type: string) => t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events WHERE type = ?').get(type) as { n: number };
+
+describe('PATCH status follows the transition table of decisions §4', () => {
+  it('matches the decisions for a few rows (the table is the one copy)', () => {
+    expect(patchTransitions.draft).toEqual(['pending', 'on_hold', 'cancelled']);
+    expect(patchTransitions.error).toEqual(['draft', 'pending', 'on_hold', 'cancelled']);
+    expect(patchTransitions.dispatched).toEqual([]);
+  });
+
+  for (const from of shipmentStatuses) {
+    for (const to of shipmentStatuses) {
+      if (from === to) continue;
+      const allowed = patchTransitions[from].includes(to);
+      it(`${from} → ${to}: ${allowed ? '200' : '409'}`, async () => {
+        const shipment = await create();
+        forceStatus(shipment.id, from);
+        const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { status: to } });
+        if (allowed) {
+          expect(res.status).toBe(200);
+          expect(res.body.status).toBe(to);
+          expect(res.body.activities.map((a: { action: string }) => a.action)).toContain('status_changed');
+        } else {
+          expect(res.status).toBe(409);
+          expect(res.body.code).toBe('SHIPMENT_INVALID_STATE');
+          expect(res.body.message).toContain(from);
+          for (const target of patchTransitions[from]) expect(res.body.message).toContain(target);
+          const row = t.app.db.$client.prepare('SELECT status FROM shipments WHERE id = ?').get(shipment.id) as { status: string };
+          expect(row.status).toBe(from);
+        }
+      });
+    }
+  }
+});
+
+describe('PATCH fields', () => {
+  it('changes fields, replaces parties and parcels, and writes an activity and shipment.updated', async () => {
+    const shipment = await create();
+    const before = outbox('shipment.updated').n;
+    const res = await t.request('PATCH', `${base()}/${shipment.id}`, {
+      body: {
+        reference: 'NEW-REF',
+        termOfTrade: 'DDP',
+        servicePointId: 'SP-1',
+        pickupDetails: { date: '2026-12-01', from: '08:00', to: '12:00', instruction: 'Gate 2' },
+        parcels: [{ weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: [{ sku: 'X', quantity: 1 }] }],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ reference: 'NEW-REF', termOfTrade: 'DDP', servicePointId: 'SP-1', pickupDetails: { date: '2026-12-01', instruction: 'Gate 2' } });
+    expect(res.body.parcels).toHaveLength(1);
+    expect(res.body.parcels[0].orderLines[0]).toMatchObject({ sku: 'X', quantity: 1 });
+    expect(res.body.activities.map((a: { action: string }) => a.action)).toContain('updated');
+    expect(outbox('shipment.updated').n).toBe(before + 1);
+    const cleared = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { pickupDetails: null } });
+    expect(cleared.body).not.toHaveProperty('pickupDetails');
+  });
+
+  it('refuses carrierSettings with a message saying what to do instead', async () => {
+    const shipment = await create();
+    const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { carrierSettings: { carrierId, productId: 'local_pallet' } } });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0]).toMatchObject({ path: 'body.carrierSettings' });
+    expect(res.body.details[0].message).toContain('shippingRuleId');
+  });
+
+  it('re-applies a shipping rule: carrier, product, services and sender', async () => {
+    const shipment = await create();
+    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
+      body: shippingRuleBody(carrierId, senderAddressId, { productId: 'local_pallet', services: ['tail_lift'], additionalParameters: [{ name: 'dock', val: '3' }] }),
+    });
+    expect(rule.status).toBe(201);
+    const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { shippingRuleId: rule.body.id } });
+    expect(res.status).toBe(200);
+    expect(res.body.carrierSettings).toEqual({ carrierId, productId: 'local_pallet', services: ['tail_lift'], additionalParameters: { dock: '3' } });
+    expect(res.body.shippingRuleId).toBe(rule.body.id);
+    expect(res.body.shippingRule).toMatchObject({ id: rule.body.id, name: 'Denmark parcels' });
+    expect(res.body.activities.map((a: { action: string }) => a.action)).toContain('shipping_rule_applied');
+    expect((await t.request('PATCH', `${base()}/${shipment.id}`, { body: { shippingRuleId: 'rul_unknown' } })).body.code).toBe('SHIPPING_RULE_NOT_FOUND');
+  });
+
+  it('refuses field changes outside draft, pending, on_hold and error', async () => {
+    for (const status of shipmentStatuses) {
+      const shipment = await create();
+      forceStatus(shipment.id, status);
+      const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { reference: `R-${status}` } });
+      const allowed = (allowedSources.updateFields as readonly string[]).includes(status);
+      expect(res.status, status).toBe(allowed ? 200 : 409);
+    }
+  });
+
+  it('validates the body and hides other organizations’ shipments', async () => {
+    const shipment = await create();
+    expect((await t.request('PATCH', `${base()}/${shipment.id}`, { body: { parties: [] } })).status).toBe(400);
+    expect((await t.request('PATCH', `${base()}/${shipment.id}`, { body: { status: 'shipped' } })).status).toBe(400);
+    expect((await t.request('PATCH', `${base()}/${shipment.id}`, { body: { reference: '' } })).status).toBe(400);
+    const other = await t.createOrg();
+    const res = await t.request('PATCH', `/orgs/${other.orgId}/shipments/${shipment.id}`, { token: other.token, body: { reference: 'x' } });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('SHIPMENT_NOT_FOUND');
+  });
+});
+
+describe('DELETE and cancel', () => {
+  it('deletes only shipments that were not sent', async () => {
+    for (const status of shipmentStatuses) {
+      const shipment = await create();
+      forceStatus(shipment.id, status);
+      const res = await t.request('DELETE', `${base()}/${shipment.id}`);
+      const allowed = (allowedSources.delete as readonly string[]).includes(status);
+      expect(res.status, status).toBe(allowed ? 200 : 409);
+      if (allowed) {
+        expect(res.body.message).toContain(shipment.id);
+        expect((await t.request('GET', `${base()}/${shipment.id}`)).status).toBe(404);
+        const parcels = t.app.db.$client.prepare('SELECT count(*) AS n FROM parcels WHERE shipment_id = ?').get(shipment.id) as { n: number };
+        expect(parcels.n).toBe(0);
+      }
+    }
+  });
+
+  it('cancels from every status but processing and cancelled, with shipment.cancelled', async () => {
+    for (const status of shipmentStatuses) {
+      const shipment = await create();
+      forceStatus(shipment.id, status);
+      const before = outbox('shipment.cancelled').n;
+      const res = await t.request('POST', `${base()}/${shipment.id}/cancel`);
+      const allowed = (allowedSources.cancel as readonly string[]).includes(status);
+      expect(res.status, status).toBe(allowed ? 200 : 409);
+      if (allowed) {
+        expect(res.body.status).toBe('cancelled');
+        expect(res.body.activities.map((a: { action: string }) => a.action)).toContain('cancelled');
+        expect(outbox('shipment.cancelled').n).toBe(before + 1);
+      }
+    }
+  });
+});

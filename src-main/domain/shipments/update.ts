@@ -1,0 +1,151 @@
+/** PATCH, DELETE and cancel of a shipment (decisions §4). */
+import { eq } from 'drizzle-orm';
+import { ApiError } from '../../../src-shared/errors';
+import type { Shipment, ShipmentStatus, ShipmentUpdateInput } from '../../../src-shared/schemas/shipment';
+import { shipments } from '../../db/schema';
+import { inWriteTransaction, type WriteTx } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import { adapterConfigOf, adapterOfRow, findCarrierRow } from '../carriers';
+import { findSenderAddressRow } from '../senderAddresses';
+import { emitEvent } from '../events';
+import { recomputeOrder } from '../orders/allocation';
+import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
+import { findOrderRow } from './fromOrder';
+import { withSenderParty } from './create';
+import { assertActionAllowed, assertTransition } from './lifecycle';
+import {
+  findShipmentRow,
+  parcelDraftsFromInput,
+  readShipment,
+  recordActivity,
+  replaceParcels,
+  replaceParties,
+  type ShipmentRow,
+} from './repository';
+
+type ShipmentChanges = Partial<typeof shipments.$inferInsert>;
+
+export function updateShipment(app: AppContext, orgId: string, shipmentId: string, input: ShipmentUpdateInput): Shipment {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const row = findShipmentRow(tx, orgId, shipmentId);
+    const from = row.status as ShipmentStatus;
+    const { status: target, ...fields } = input;
+    const changesFields = Object.values(fields).some((value) => value !== undefined);
+    if (changesFields) assertActionAllowed('updateFields', shipmentId, from);
+    if (target !== undefined) assertTransition(shipmentId, from, target);
+
+    const changes: ShipmentChanges = {};
+    if (input.reference !== undefined) changes.reference = input.reference;
+    if (input.type !== undefined) changes.type = input.type;
+    if (input.termOfTrade !== undefined) changes.termOfTrade = input.termOfTrade;
+    if (input.servicePointId !== undefined) changes.servicePointId = input.servicePointId;
+    if (input.pickupDetails !== undefined) {
+      changes.pickupDate = input.pickupDetails?.date ?? null;
+      changes.pickupFrom = input.pickupDetails?.from ?? null;
+      changes.pickupTo = input.pickupDetails?.to ?? null;
+      changes.pickupInstruction = input.pickupDetails?.instruction ?? null;
+    }
+    if (input.orderId !== undefined && input.orderId !== null) findOrderRow(tx, orgId, input.orderId);
+    if (input.orderId !== undefined) changes.orderId = input.orderId;
+    if (input.shippingRuleId !== undefined) applyRule(tx, orgId, input.shippingRuleId, changes, now, shipmentId);
+    if (input.senderAddressId !== undefined) {
+      findSenderAddressRow(tx, orgId, input.senderAddressId);
+      changes.senderAddressId = input.senderAddressId;
+    }
+    if (target !== undefined) changes.status = target;
+
+    const senderAddressId = changes.senderAddressId ?? row.senderAddressId;
+    if (input.parties) replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddressId, input.parties));
+    if (input.parcels) replaceParcels(tx, shipmentId, parcelDraftsFromInput(input.parcels));
+    tx.update(shipments)
+      .set({ ...changes, updatedAt: now.toISOString() })
+      .where(eq(shipments.id, shipmentId))
+      .run();
+
+    if (changesFields) recordActivity(tx, now, shipmentId, 'updated', `Changed ${changedNames(fields).join(', ')}`);
+    if (target !== undefined && target !== from) recordActivity(tx, now, shipmentId, 'status_changed', `Status ${from} → ${target}`);
+    const shipment = readShipment(tx, orgId, shipmentId);
+    emitEvent(tx, now, orgId, target === 'cancelled' && from !== 'cancelled' ? 'shipment.cancelled' : 'shipment.updated', shipment);
+    recomputeOrder(tx, now, row.orderId);
+    if (shipment.orderId !== row.orderId) recomputeOrder(tx, now, shipment.orderId);
+    return shipment;
+  });
+}
+
+function changedNames(fields: Record<string, unknown>): string[] {
+  return Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([name]) => name);
+}
+
+/** decisions §4: shippingRuleId re-applies the rule's carrier, product, services and sender. */
+function applyRule(tx: WriteTx, orgId: string, ruleId: string | null, changes: ShipmentChanges, now: Date, shipmentId: string): void {
+  changes.shippingRuleId = ruleId;
+  if (ruleId === null) return;
+  const rule = findShippingRuleRow(tx, orgId, ruleId);
+  const choice = ruleCarrierChoice(rule);
+  changes.carrierId = choice.carrier.carrierId;
+  changes.productId = choice.carrier.productId;
+  changes.services = choice.carrier.services;
+  changes.additionalParameters = choice.carrier.additionalParameters;
+  changes.senderAddressId = choice.senderAddressId;
+  recordActivity(tx, now, shipmentId, 'shipping_rule_applied', `Shipping rule ${rule.name} applied`);
+}
+
+export function deleteShipment(app: AppContext, orgId: string, shipmentId: string): { message: string } {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const row = findShipmentRow(tx, orgId, shipmentId);
+    assertActionAllowed('delete', shipmentId, row.status as ShipmentStatus);
+    tx.delete(shipments).where(eq(shipments.id, shipmentId)).run();
+    recomputeOrder(tx, now, row.orderId);
+    return { message: `Shipment ${shipmentId} deleted` };
+  });
+}
+
+/**
+ * Cancel from any status but processing and cancelled. A dispatched shipment is voided with the
+ * carrier first, outside the transaction; if the carrier refuses, nothing changes here.
+ */
+export async function cancelShipment(app: AppContext, orgId: string, shipmentId: string): Promise<Shipment> {
+  const row = findShipmentRow(app.db, orgId, shipmentId);
+  assertActionAllowed('cancel', shipmentId, row.status as ShipmentStatus);
+  if ((row.status === 'dispatched' || row.status === 'partly_dispatched') && row.trackingNumber) {
+    await voidBooking(app, orgId, row);
+  }
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    // Re-read: another request may have changed the shipment while the carrier was called.
+    const current = findShipmentRow(tx, orgId, shipmentId);
+    assertActionAllowed('cancel', shipmentId, current.status as ShipmentStatus);
+    tx.update(shipments).set({ status: 'cancelled', updatedAt: now.toISOString() }).where(eq(shipments.id, shipmentId)).run();
+    recordActivity(tx, now, shipmentId, 'cancelled', current.trackingNumber ? `Cancelled; booking ${current.trackingNumber} voided` : 'Cancelled');
+    const shipment = readShipment(tx, orgId, shipmentId);
+    emitEvent(tx, now, orgId, 'shipment.cancelled', shipment);
+    recomputeOrder(tx, now, current.orderId);
+    return shipment;
+  });
+}
+
+async function voidBooking(app: AppContext, orgId: string, row: ShipmentRow): Promise<void> {
+  const carrier = findCarrierRow(app.db, orgId, row.carrierId);
+  const adapter = adapterOfRow(carrier);
+  try {
+    await adapter.void(
+      {
+        orgId,
+        config: adapterConfigOf(app, carrier),
+        now: app.now(),
+        nextTrackingSequence: () => {
+          throw new Error('Voiding does not number shipments');
+        },
+      },
+      { shipmentId: row.id, trackingNumber: row.trackingNumber as string },
+    );
+  } catch (error) {
+    throw new ApiError('CARRIER_ERROR', `The carrier did not void booking ${row.trackingNumber}; the shipment is unchanged`, {
+      errors: [{ code: 'VOID_FAILED', message: error instanceof Error ? error.message : String(error) }],
+    });
+  }
+}
