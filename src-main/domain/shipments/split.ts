@@ -1,0 +1,315 @@
+/**
+ * Split and batch split (decisions §7): units of a parcel's order lines move into new shipments that
+ * copy the original's parties, sender, order, terms and status. One path serves both operations: a
+ * split is a batch of one new shipment that takes every named line whole.
+ *
+ * Everything happens in one IMMEDIATE transaction that reads the parcel first, checks every rule
+ * and only then writes, so a failed check changes nothing and two concurrent splits of the same
+ * parcel cannot both take the same units (the second one reads what the first one left).
+ */
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { ApiError } from '../../../src-shared/errors';
+import type { BatchSplitInput, PartyInput, Shipment, SplitInput } from '../../../src-shared/schemas/shipment';
+import { parcelOrderLines, parcels, shipments } from '../../db/schema';
+import { newId } from '../../db/ids';
+import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import type { Db } from '../../db/open';
+import { prepared } from '../../db/prepared';
+import type { AppContext } from '../../app/context';
+import { emitEvent } from '../events';
+import { recomputeOrder } from '../orders/allocation';
+import { fromKg, roundWeight } from '../units';
+import { checkCarrierChoice, insertShipments, type CarrierChoice, type ShipmentDraft } from './create';
+import { assertActionAllowed } from './lifecycle';
+import {
+  loadShipmentRecord,
+  readShipment,
+  recordActivity,
+  type ParcelLineRow,
+  type ParcelRecord,
+  type PartyRow,
+  type ShipmentRecord,
+  type ShipmentRow,
+} from './repository';
+
+type CarrierOverride = Partial<CarrierChoice>;
+
+/** One new shipment asked for: which units of which lines it takes. */
+interface SplitTarget {
+  orderLines: { id: string; quantity: number }[];
+  reference?: string | undefined;
+}
+
+/** A target after validation, with its lines resolved and its weight worked out. */
+interface PlannedShipment {
+  reference: string;
+  moves: { line: ParcelLineRow; quantity: number }[];
+  /** In the source parcel's weight unit. */
+  weight: number;
+}
+
+function invalidSplit(message: string): ApiError {
+  return new ApiError('PARCEL_INVALID_SPLIT', message);
+}
+
+export interface SplitResult {
+  originalShipment: Shipment;
+  newShipment: Shipment;
+}
+
+export interface BatchSplitResult {
+  originalShipment: Shipment;
+  newShipments: Shipment[];
+}
+
+/** POST …/parcels/{parcelId}/split: the named lines (default: all of them) move whole. */
+export function splitParcel(app: AppContext, orgId: string, shipmentId: string, parcelId: string, input: SplitInput = {}): SplitResult {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const { record, parcel } = loadSplittable(tx, orgId, shipmentId, parcelId);
+    const ids = input.orderLineIds ?? parcel.lines.map((line) => line.id);
+    if (!ids.length) throw invalidSplit(`Parcel ${parcel.id} has no order lines to split`);
+    // Whole lines; an id that is not a line of the parcel (quantity unknown here) is refused by planSplit.
+    const quantityOf = new Map(parcel.lines.map((line) => [line.id, line.quantity]));
+    const target: SplitTarget = { orderLines: ids.map((id) => ({ id, quantity: quantityOf.get(id) ?? 0 })), reference: input.reference };
+    const result = splitInto(app, tx, now, record, parcel, [target], input, 'split');
+    return { originalShipment: result.originalShipment, newShipment: result.newShipments[0] as Shipment };
+  });
+}
+
+/** POST …/parcels/{parcelId}/batch-split: quantities of lines into several new shipments, all or nothing. */
+export function batchSplitParcel(app: AppContext, orgId: string, shipmentId: string, parcelId: string, input: BatchSplitInput): BatchSplitResult {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const { record, parcel } = loadSplittable(tx, orgId, shipmentId, parcelId);
+    return splitInto(app, tx, now, record, parcel, input.shipments, input, 'batch');
+  });
+}
+
+/** The source shipment, re-read inside the transaction, in a state that may be split. */
+function loadSplittable(tx: WriteTx, orgId: string, shipmentId: string, parcelId: string): { record: ShipmentRecord; parcel: ParcelRecord } {
+  const record = loadShipmentRecord(tx, orgId, shipmentId);
+  assertActionAllowed('split', shipmentId, record.row.status as Shipment['status']);
+  const parcel = record.parcels.find((candidate) => candidate.id === parcelId);
+  if (!parcel) throw new ApiError('PARCEL_NOT_FOUND', `Parcel ${parcelId} does not exist in shipment ${shipmentId}`);
+  return { record, parcel };
+}
+
+function splitInto(
+  app: AppContext,
+  tx: WriteTx,
+  now: Date,
+  record: ShipmentRecord,
+  parcel: ParcelRecord,
+  targets: readonly SplitTarget[],
+  override: CarrierOverride,
+  kind: 'split' | 'batch',
+): BatchSplitResult {
+  const source = record.row;
+  const carrier = carrierFor(app, tx, source, override);
+  const planned = planSplit(tx, record, parcel, targets, kind);
+
+  // ---- Every check has passed: write. ----
+  const remaining = new Map(parcel.lines.map((line) => [line.id, line.quantity]));
+  const parties = record.parties.map(partyInputOf);
+  const pickupDetails = source.pickupDate
+    ? { date: source.pickupDate, from: source.pickupFrom ?? '', to: source.pickupTo ?? '', instruction: source.pickupInstruction ?? '' }
+    : undefined;
+  const draftFor = (plan: PlannedShipment, parcelId: string): ShipmentDraft => ({
+    reference: plan.reference,
+    senderAddressId: source.senderAddressId,
+    type: source.type as Shipment['type'],
+    carrier: carrier.choice,
+    parties,
+    parcels: [{ id: parcelId, weight: plan.weight, weightUnit: parcel.weightUnit, dimensions: { length: parcel.length, width: parcel.width, height: parcel.height }, orderLines: [] }],
+    termOfTrade: source.termOfTrade,
+    status: source.status as Shipment['status'],
+    servicePointId: source.servicePointId,
+    pickupDetails,
+    orderId: source.orderId,
+    // The rule describes the copied carrier; once the carrier is chosen by hand it no longer applies.
+    shippingRuleId: carrier.overridden ? null : source.shippingRuleId,
+  });
+  const parcelIds = planned.map(() => newId('parcel'));
+  const created = insertShipments(
+    tx,
+    now,
+    source.orgId,
+    planned.map((plan, i) => ({
+      ...draftFor(plan, parcelIds[i] as string),
+      activities: [{ action: 'shipment_split', description: `Split from parcel ${parcel.id} of shipment ${source.id} (${source.reference})` }],
+    })),
+    // The lines go in before the new shipments are read, so shipment.created carries them.
+    () => moveLines(tx, planned, parcelIds, remaining),
+  );
+  const newIds = created.map((shipment) => shipment.id);
+
+  // The source parcel keeps what is left; an emptied one is removed.
+  const movedWeight = planned.reduce((sum, plan) => sum + plan.weight, 0);
+  if ([...remaining.values()].every((quantity) => quantity === 0)) {
+    tx.delete(parcels).where(eq(parcels.id, parcel.id)).run();
+  } else {
+    tx.update(parcels)
+      .set({ weight: roundWeight(Math.max(0, parcel.weight - movedWeight)) })
+      .where(eq(parcels.id, parcel.id))
+      .run();
+  }
+  const at = now.toISOString();
+  tx.update(shipments).set({ updatedAt: at }).where(eq(shipments.id, source.id)).run();
+
+  const references = planned.map((plan) => plan.reference);
+  recordActivity(
+    tx,
+    now,
+    source.id,
+    'shipment_split',
+    kind === 'split'
+      ? `Order lines ${planned[0]?.moves.map((move) => move.line.id).join(', ')} of parcel ${parcel.id} moved to shipment ${newIds[0]} (${references[0]})`
+      : `Parcel ${parcel.id} split into ${planned.length} new shipments: ${references.join(', ')}`,
+  );
+  recomputeOrder(tx, now, source.orderId);
+
+  const originalShipment = readShipment(tx, source.orgId, source.id);
+  emitEvent(tx, now, source.orgId, 'shipment.updated', originalShipment);
+  return { originalShipment, newShipments: created };
+}
+
+/** Carrier fields from the body, else the original's; an override must be a valid choice. */
+function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: CarrierOverride): { choice: CarrierChoice; overridden: boolean } {
+  const choice: CarrierChoice = {
+    carrierId: override.carrierId ?? source.carrierId,
+    productId: override.productId ?? source.productId,
+    services: override.services ?? source.services,
+    additionalParameters: override.additionalParameters ?? source.additionalParameters,
+  };
+  const overridden = [override.carrierId, override.productId, override.services, override.additionalParameters].some((value) => value !== undefined);
+  if (overridden) checkCarrierChoice(app, db, source.orgId, choice, []);
+  return { choice, overridden };
+}
+
+/** Checks every rule of decisions §7 against the parcel as it is now, and works out references and weights. */
+function planSplit(db: ReadDb, record: ShipmentRecord, parcel: ParcelRecord, targets: readonly SplitTarget[], kind: 'split' | 'batch'): PlannedShipment[] {
+  const lineById = new Map(parcel.lines.map((line) => [line.id, line]));
+  const taken = new Map<string, number>();
+  const resolved = targets.map((target, index) => {
+    const where = kind === 'batch' ? ` (shipments[${index}])` : '';
+    const inTarget = new Set<string>();
+    const moves = target.orderLines.map(({ id, quantity }) => {
+      const line = lineById.get(id);
+      if (!line) throw invalidSplit(`Order line ${id} is not a line of parcel ${parcel.id}${where}`);
+      if (inTarget.has(id)) throw invalidSplit(`Order line ${id} is named more than once${where}`);
+      inTarget.add(id);
+      taken.set(id, (taken.get(id) ?? 0) + quantity);
+      return { line, quantity };
+    });
+    return { target, moves };
+  });
+  for (const [id, quantity] of taken) {
+    const line = lineById.get(id) as ParcelLineRow;
+    if (quantity > line.quantity) {
+      throw invalidSplit(`Order line ${id} (${line.sku}) has ${line.quantity} units in parcel ${parcel.id}; ${quantity} would be moved`);
+    }
+  }
+  const linesLeft =
+    record.parcels.filter((other) => other.id !== parcel.id).reduce((sum, other) => sum + other.lines.length, 0) +
+    parcel.lines.filter((line) => line.quantity > (taken.get(line.id) ?? 0)).length;
+  if (linesLeft === 0) throw invalidSplit(`The split would leave shipment ${record.row.id} without any order line`);
+
+  const parcelUnits = parcel.lines.reduce((sum, line) => sum + line.quantity, 0);
+  const references = referencesFor(db, record.row, targets);
+  return resolved.map(({ moves }, index) => ({
+    reference: references[index] as string,
+    moves,
+    weight: roundWeight(movedWeight(parcel, parcelUnits, moves)),
+  }));
+}
+
+/**
+ * Σ unit weight × quantity when every moved line knows its unit weight (lines from orders do),
+ * else the parcel's weight × the moved share of its units; in the parcel's own unit.
+ */
+function movedWeight(parcel: ParcelRecord, parcelUnits: number, moves: readonly { line: ParcelLineRow; quantity: number }[]): number {
+  if (moves.every((move) => move.line.unitWeightKg !== null)) {
+    const kg = moves.reduce((sum, move) => sum + (move.line.unitWeightKg as number) * move.quantity, 0);
+    return fromKg(kg, parcel.weightUnit);
+  }
+  const units = moves.reduce((sum, move) => sum + move.quantity, 0);
+  return parcelUnits > 0 ? (parcel.weight * units) / parcelUnits : 0;
+}
+
+/**
+ * The body's reference, else the original's plus the next free suffix (-2, -3, …) among the
+ * organization's shipments — read inside the transaction, so concurrent splits never share one.
+ */
+function referencesFor(db: ReadDb, source: ShipmentRow, targets: readonly SplitTarget[]): string[] {
+  const prefix = `${source.reference}-`;
+  // Every reference starting with "<ref>-" sorts between "<ref>-" and "<ref>." ('.' follows '-').
+  const existing = db
+    .select({ reference: shipments.reference })
+    .from(shipments)
+    .where(and(eq(shipments.orgId, source.orgId), gte(shipments.reference, prefix), lt(shipments.reference, `${source.reference}.`)))
+    .all()
+    .map((row) => row.reference);
+  const explicit = targets.flatMap((target) => (target.reference ? [target.reference] : []));
+  let highest = 1;
+  for (const reference of [...existing, ...explicit]) {
+    if (!reference.startsWith(prefix)) continue;
+    const suffix = reference.slice(prefix.length);
+    if (/^\d{1,9}$/.test(suffix)) highest = Math.max(highest, Number(suffix));
+  }
+  return targets.map((target) => target.reference ?? `${prefix}${++highest}`);
+}
+
+const moveLineQuery = (root: Db) =>
+  root
+    .update(parcelOrderLines)
+    .set({ parcelId: sql`${sql.placeholder('parcelId')}`, position: sql`${sql.placeholder('position')}`, quantity: sql`${sql.placeholder('quantity')}` })
+    .where(eq(parcelOrderLines.id, sql.placeholder('id')))
+    .prepare();
+const reduceLineQuery = (root: Db) =>
+  root
+    .update(parcelOrderLines)
+    .set({ quantity: sql`${sql.placeholder('quantity')}` })
+    .where(eq(parcelOrderLines.id, sql.placeholder('id')))
+    .prepare();
+
+/**
+ * Moves the planned quantities into the new parcels: a whole line moves as it is (its id kept), part
+ * of a line becomes a new line and the original keeps the rest. Partial copies go in as one insert.
+ */
+function moveLines(tx: WriteTx, planned: readonly PlannedShipment[], parcelIds: readonly string[], remaining: Map<string, number>): void {
+  const moveLine = prepared(tx, 'split.moveLine', moveLineQuery);
+  const reduceLine = prepared(tx, 'split.reduceLine', reduceLineQuery);
+  const copies: (typeof parcelOrderLines.$inferInsert)[] = [];
+  planned.forEach((plan, index) => {
+    const parcelId = parcelIds[index] as string;
+    plan.moves.forEach(({ line, quantity }, position) => {
+      const left = remaining.get(line.id) as number;
+      if (quantity === left) moveLine.run({ id: line.id, parcelId, position, quantity });
+      else {
+        copies.push({ ...line, id: newId('parcelOrderLine'), parcelId, position, quantity });
+        reduceLine.run({ id: line.id, quantity: left - quantity });
+      }
+      remaining.set(line.id, left - quantity);
+    });
+  });
+  for (let i = 0; i < copies.length; i += 1000) tx.insert(parcelOrderLines).values(copies.slice(i, i + 1000)).run();
+}
+
+/** A stored party as create input: absent optional fields stay absent. */
+function partyInputOf(row: PartyRow): PartyInput {
+  const party: PartyInput = {
+    type: row.type as PartyInput['type'],
+    name: row.name,
+    address1: row.address1,
+    postalCode: row.postalCode,
+    city: row.city,
+    countryCode: row.countryCode,
+    attributes: row.attributes,
+  };
+  if (row.attention !== null) party.attention = row.attention;
+  if (row.address2 !== null) party.address2 = row.address2;
+  if (row.phone !== null) party.phone = row.phone;
+  if (row.email !== null) party.email = row.email;
+  return party;
+}
