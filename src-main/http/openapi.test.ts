@@ -310,6 +310,7 @@ describe('OpenAPI generator on operations it has never seen', () => {
     const photo = byId('trees.photo').responses['200'] as OpenApiResponse;
     expect(photo.content).toEqual({
       'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      'application/zpl': { schema: { type: 'string', format: 'binary' } },
       'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
     });
     expect(byId('trees.walk').requestBody?.required).toBe(false);

@@ -1,0 +1,379 @@
+/**
+ * Booking a shipment with its carrier: the path shared by send, batch send and returns. Three steps,
+ * so a crash or a slow carrier never leaves a shipment silently half-sent:
+ *  1. beginBooking, in the caller's write transaction: state and completeness checks, then status
+ *     `processing` — written before the carrier call so a crash is visible on restart;
+ *  2. callCarrier, outside any transaction: the adapter books while the database stays free;
+ *  3. finishBooking, in its own transaction: labels, tracking and `dispatched`, or `error` with the
+ *     carrier's errors.
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { ApiError, type CarrierErrorItem, type ErrorDetail } from '../../../src-shared/errors';
+import type { Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
+import { carriers, documents, orgs, shipmentLogs, shipments } from '../../db/schema';
+import { newId } from '../../db/ids';
+import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig } from '../../carriers/adapter';
+import { carrierAdapterFor, secretKeysOf } from '../../carriers/catalogue';
+import { adapterConfigOf } from '../carriers';
+import { emitEvent } from '../events';
+import { recomputeOrder } from '../orders/allocation';
+import { toKg } from '../units';
+import { assertActionAllowed } from './lifecycle';
+import { loadShipmentRecord, readShipment, recordActivity, recordError, setStatus, type PartyRow, type ShipmentRecord } from './repository';
+
+/** Everything needed to call the carrier and to write the outcome, resolved in the first transaction. */
+export interface PreparedBooking {
+  orgId: string;
+  shipmentId: string;
+  reference: string;
+  orderId: string | null;
+  carrierName: string;
+  adapter: CarrierAdapter;
+  config: CarrierConfig;
+  /** Config keys and values that must never reach a log. */
+  secretKeys: readonly string[];
+  secretValues: readonly string[];
+  request: BookingRequest;
+}
+
+export type BookingOutcome =
+  | { ok: true; result: BookingResult }
+  | { ok: false; errors: CarrierErrorItem[]; calls: CarrierCallLog[]; durationMs: number };
+
+type CarrierRow = typeof carriers.$inferSelect;
+
+function liveCarrierRow(db: ReadDb, orgId: string, carrierId: string): CarrierRow | undefined {
+  return db
+    .select()
+    .from(carriers)
+    .where(and(eq(carriers.orgId, orgId), eq(carriers.id, carrierId), isNull(carriers.deletedAt)))
+    .get();
+}
+
+/**
+ * decisions §8: sender, receiver, at least one parcel, every parcel weighing something, and a product
+ * the carrier offers. Everything missing is listed at once, so the packer fixes it in one go.
+ */
+function completenessProblems(
+  app: AppContext,
+  db: ReadDb,
+  record: ShipmentRecord,
+): { problems: ErrorDetail[]; carrier?: { row: CarrierRow; adapter: CarrierAdapter; config: CarrierConfig } } {
+  const { row } = record;
+  const problems: ErrorDetail[] = [];
+  if (!record.parties.some((party) => party.type === 'sender')) problems.push({ path: 'parties', message: 'a sender party' });
+  if (!record.parties.some((party) => party.type === 'receiver')) problems.push({ path: 'parties', message: 'a receiver party' });
+  if (record.parcels.length === 0) problems.push({ path: 'parcels', message: 'at least one parcel' });
+  record.parcels.forEach((parcel, index) => {
+    if (!(parcel.weight > 0)) {
+      problems.push({ path: `parcels.${index}.weight`, message: `a weight above 0 for parcel ${index + 1} (${parcel.id})` });
+    }
+  });
+
+  const carrierRow = liveCarrierRow(db, row.orgId, row.carrierId);
+  if (!carrierRow) {
+    problems.push({ path: 'carrierSettings.carrierId', message: `a carrier: carrier ${row.carrierId} no longer exists` });
+    return { problems };
+  }
+  const adapter = carrierAdapterFor(carrierRow.carrierSlug);
+  if (!adapter) {
+    problems.push({
+      path: 'carrierSettings.carrierId',
+      message: `a usable carrier: ${carrierRow.name} is of type ${carrierRow.carrierSlug}, which this version of Shipdesk cannot use`,
+    });
+    return { problems };
+  }
+  const config = adapterConfigOf(app, carrierRow);
+  const products = adapter.products(config);
+  if (!products.some((product) => product.productId === row.productId)) {
+    problems.push({
+      path: 'carrierSettings.productId',
+      message: `a product ${carrierRow.name} offers: ${row.productId} is not one of ${products.map((product) => product.productId).join(', ')}`,
+    });
+  }
+  return { problems, carrier: { row: carrierRow, adapter, config } };
+}
+
+function bookingParty(party: PartyRow): BookingParty {
+  return {
+    name: party.name,
+    attention: party.attention || null,
+    address1: party.address1,
+    address2: party.address2 || null,
+    postalCode: party.postalCode,
+    city: party.city,
+    countryCode: party.countryCode,
+    phone: party.phone || null,
+    email: party.email || null,
+  };
+}
+
+function bookingRequest(record: ShipmentRecord, adapter: CarrierAdapter, config: CarrierConfig): BookingRequest {
+  const { row } = record;
+  const partyOf = (type: string) => record.parties.find((party) => party.type === type) as PartyRow;
+  return {
+    shipmentId: row.id,
+    reference: row.reference,
+    type: row.type as BookingRequest['type'],
+    productId: row.productId,
+    services: row.services,
+    additionalParameters: row.additionalParameters,
+    sender: bookingParty(partyOf('sender')),
+    receiver: bookingParty(partyOf('receiver')),
+    otherParties: record.parties
+      .filter((party) => party.type !== 'sender' && party.type !== 'receiver')
+      .map((party) => ({ ...bookingParty(party), type: party.type })),
+    parcels: record.parcels.map((parcel) => ({
+      parcelId: parcel.id,
+      weightKg: toKg(parcel.weight, parcel.weightUnit),
+      length: parcel.length,
+      width: parcel.width,
+      height: parcel.height,
+    })),
+    servicePointId: row.servicePointId,
+    pickup: row.pickupDate
+      ? { date: row.pickupDate, from: row.pickupFrom, to: row.pickupTo, instruction: row.pickupInstruction }
+      : null,
+    termOfTrade: row.termOfTrade,
+    // The carrier's configured defaults; printers choosing their own size arrive with printing.
+    label: adapter.labelDefaults(config),
+  };
+}
+
+/**
+ * Step 1, inside the caller's write transaction: 409 when the status forbids sending, 422
+ * SHIPMENT_INCOMPLETE listing everything missing (the transaction rolls back, nothing changes), else
+ * status `processing` with its activity.
+ */
+export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: string, shipmentId: string): PreparedBooking {
+  const record = loadShipmentRecord(tx, orgId, shipmentId);
+  const { row } = record;
+  const from = row.status as ShipmentStatus;
+  assertActionAllowed('send', shipmentId, from);
+  const { problems, carrier } = completenessProblems(app, tx, record);
+  if (problems.length > 0 || !carrier) {
+    throw new ApiError(
+      'SHIPMENT_INCOMPLETE',
+      `Shipment ${row.reference} cannot be sent; it needs ${problems.map((problem) => problem.message).join('; ')}`,
+      { details: problems },
+    );
+  }
+
+  setStatus(tx, now, shipmentId, 'processing');
+  recordActivity(tx, now, shipmentId, 'status_changed', `Status ${from} → processing: booking with ${carrier.row.name}`);
+  recomputeOrder(tx, now, row.orderId);
+
+  const secretKeys = secretKeysOf(carrier.row.carrierSlug);
+  return {
+    orgId,
+    shipmentId,
+    reference: row.reference,
+    orderId: row.orderId,
+    carrierName: carrier.row.name,
+    adapter: carrier.adapter,
+    config: carrier.config,
+    secretKeys,
+    secretValues: secretKeys.map((key) => carrier.config[key]).filter((value): value is string => typeof value === 'string' && value !== ''),
+    request: bookingRequest(record, carrier.adapter, carrier.config),
+  };
+}
+
+/** The organization's next tracking number, in its own small write so the booking holds no transaction. */
+function nextTrackingSequence(app: AppContext, orgId: string): number {
+  const row = inWriteTransaction(app.db, (tx) =>
+    tx
+      .update(orgs)
+      .set({ trackingSeq: sql`${orgs.trackingSeq} + 1` })
+      .where(eq(orgs.id, orgId))
+      .returning({ seq: orgs.trackingSeq })
+      .get(),
+  );
+  if (!row) throw new Error(`Organization ${orgId} disappeared while booking`);
+  return row.seq;
+}
+
+/** What a failed booking tells the user: the carrier's own errors when it gave them, else its message. */
+export function carrierErrorsOf(error: unknown): CarrierErrorItem[] {
+  if (error instanceof ApiError) return error.errors?.length ? error.errors : [{ code: error.code, message: error.message }];
+  if (error instanceof Error) {
+    const code = (error as Error & { code?: unknown }).code;
+    return [{ code: typeof code === 'string' && code !== '' ? code : 'BOOKING_FAILED', message: error.message }];
+  }
+  return [{ code: 'BOOKING_FAILED', message: String(error) }];
+}
+
+/** Step 2, outside any transaction. Never throws: a failure is an outcome to be written. */
+export async function callCarrier(app: AppContext, prepared: PreparedBooking): Promise<BookingOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let result: BookingResult;
+  try {
+    result = await prepared.adapter.book(
+      { orgId: prepared.orgId, config: prepared.config, now: app.now(), nextTrackingSequence: () => nextTrackingSequence(app, prepared.orgId) },
+      prepared.request,
+    );
+  } catch (error) {
+    return { ok: false, errors: carrierErrorsOf(error), calls: [], durationMs: elapsed() };
+  }
+  // A booking without a tracking number or a label for every parcel cannot be shipped: treat it as failed.
+  const problems: CarrierErrorItem[] = [];
+  if (!result.trackingNumber) problems.push({ code: 'TRACKING_NUMBER_MISSING', message: 'The carrier returned no tracking number' });
+  const labelled = new Set(result.labels.map((label) => label.parcelId));
+  for (const parcel of prepared.request.parcels) {
+    if (!labelled.has(parcel.parcelId)) problems.push({ code: 'LABEL_MISSING', message: `The carrier returned no label for parcel ${parcel.parcelId}` });
+  }
+  return problems.length ? { ok: false, errors: problems, calls: result.calls, durationMs: elapsed() } : { ok: true, result };
+}
+
+const MASK = '••••';
+
+/** Carrier logs keep requests and responses for support, but never a password or API key. */
+function masked(prepared: PreparedBooking, value: unknown): unknown {
+  if (typeof value === 'string') return prepared.secretValues.reduce((text, secret) => text.split(secret).join(MASK), value);
+  if (Array.isArray(value)) return value.map((item) => masked(prepared, item));
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, prepared.secretKeys.includes(key) ? MASK : masked(prepared, item)]),
+    );
+  }
+  return value;
+}
+
+function writeCallLogs(tx: WriteTx, now: Date, prepared: PreparedBooking, calls: readonly CarrierCallLog[]): void {
+  for (const call of calls) {
+    tx.insert(shipmentLogs)
+      .values({
+        id: newId('log'),
+        shipmentId: prepared.shipmentId,
+        direction: 'carrier',
+        request: masked(prepared, call.request) ?? null,
+        response: masked(prepared, call.response) ?? null,
+        statusCode: call.statusCode,
+        error: call.error === null ? null : (masked(prepared, call.error) as string),
+        duration: Math.round(call.durationMs),
+        createdAt: now.toISOString(),
+      })
+      .run();
+  }
+}
+
+function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result: BookingResult): Shipment {
+  const at = now.toISOString();
+  for (const label of result.labels) {
+    tx.insert(documents)
+      .values({
+        id: newId('document'),
+        shipmentId: prepared.shipmentId,
+        parcelId: label.parcelId,
+        documentType: 'label',
+        format: label.format,
+        size: label.size,
+        content: label.content,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .run();
+  }
+  tx.update(shipments)
+    .set({ status: 'dispatched', trackingNumber: result.trackingNumber, trackingUrl: result.trackingUrl, updatedAt: at })
+    .where(eq(shipments.id, prepared.shipmentId))
+    .run();
+  writeCallLogs(tx, now, prepared, result.calls);
+  const labelCount = result.labels.length;
+  recordActivity(
+    tx,
+    now,
+    prepared.shipmentId,
+    'sent',
+    `Booked with ${prepared.carrierName}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}`,
+  );
+  recomputeOrder(tx, now, prepared.orderId);
+  const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
+  emitEvent(tx, now, prepared.orgId, 'shipment.dispatched', shipment);
+  emitEvent(tx, now, prepared.orgId, 'tracking.updated', {
+    shipmentId: shipment.id,
+    reference: shipment.reference,
+    carrierId: shipment.carrierSettings.carrierId,
+    status: shipment.status,
+    tracking: shipment.tracking,
+  });
+  return shipment;
+}
+
+function writeFailure(
+  tx: WriteTx,
+  now: Date,
+  prepared: PreparedBooking,
+  failure: { errors: CarrierErrorItem[]; calls: readonly CarrierCallLog[]; durationMs: number },
+): { shipment: Shipment; errors: CarrierErrorItem[] } {
+  const errors = failure.errors.map((error) => ({ code: error.code, message: masked(prepared, error.message) as string }));
+  const summary = errors.map((error) => error.message).join('; ');
+  setStatus(tx, now, prepared.shipmentId, 'error');
+  for (const error of errors) recordError(tx, now, prepared.shipmentId, error.code, error.message);
+  // The adapter's own calls when it returned any; otherwise the attempt itself, so logs[] shows it.
+  const calls: readonly CarrierCallLog[] = failure.calls.length
+    ? failure.calls
+    : [
+        {
+          request: { operation: 'book', reference: prepared.reference, productId: prepared.request.productId, parcels: prepared.request.parcels.length, label: prepared.request.label },
+          response: null,
+          statusCode: null,
+          error: summary,
+          durationMs: failure.durationMs,
+        },
+      ];
+  writeCallLogs(tx, now, prepared, calls);
+  recordActivity(tx, now, prepared.shipmentId, 'send_failed', `Booking with ${prepared.carrierName} failed: ${summary}`);
+  recomputeOrder(tx, now, prepared.orderId);
+  const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
+  emitEvent(tx, now, prepared.orgId, 'shipment.error', shipment);
+  return { shipment, errors };
+}
+
+/**
+ * Step 3, in its own transaction. Returns the full read and, when the booking failed, the 422
+ * CARRIER_ERROR for callers that throw it (send); returns keep the shipment in error and answer 200.
+ */
+export function finishBooking(app: AppContext, prepared: PreparedBooking, outcome: BookingOutcome): { shipment: Shipment; failure: ApiError | null } {
+  const now = app.now();
+  if (outcome.ok) {
+    try {
+      return { shipment: inWriteTransaction(app.db, (tx) => writeSuccess(tx, now, prepared, outcome.result)), failure: null };
+    } catch (error) {
+      // The carrier booked but the result could not be stored: say so on the shipment instead of
+      // leaving it in processing until the next start.
+      const errors = [{ code: 'BOOKING_NOT_SAVED', message: `The carrier booked tracking number ${outcome.result.trackingNumber}, but saving it failed: ${error instanceof Error ? error.message : String(error)}` }];
+      return finishBooking(app, prepared, { ok: false, errors, calls: outcome.result.calls, durationMs: 0 });
+    }
+  }
+  const { shipment, errors } = inWriteTransaction(app.db, (tx) => writeFailure(tx, now, prepared, outcome));
+  const failure = new ApiError('CARRIER_ERROR', `${prepared.carrierName} did not book shipment ${prepared.reference}; it is now in error`, { errors });
+  return { shipment, failure };
+}
+
+/**
+ * decisions §4: a shipment left in `processing` was being booked when the process stopped. Whether the
+ * carrier got the booking is unknown, so it goes to error with an entry saying exactly that.
+ */
+export function recoverInterruptedBookings(app: AppContext): number {
+  const now = app.now();
+  return inWriteTransaction(app.db, (tx) => {
+    const stuck = tx.select().from(shipments).where(eq(shipments.status, 'processing')).all();
+    for (const row of stuck) {
+      setStatus(tx, now, row.id, 'error');
+      recordError(
+        tx,
+        now,
+        row.id,
+        'SEND_INTERRUPTED',
+        'Shipdesk stopped while this shipment was being booked with the carrier. Check with the carrier whether the booking was made before sending it again.',
+      );
+      recordActivity(tx, now, row.id, 'send_failed', 'Send interrupted by a restart; status processing → error');
+      recomputeOrder(tx, now, row.orderId);
+      emitEvent(tx, now, row.orgId, 'shipment.error', readShipment(tx, row.orgId, row.id));
+    }
+    return stuck.length;
+  });
+}

@@ -1,0 +1,41 @@
+/** The raw file behind a shipment document (decisions §8): GET …/documents/{documentId}/content. */
+import { and, eq } from 'drizzle-orm';
+import { ApiError } from '../../../src-shared/errors';
+import { documents } from '../../db/schema';
+import type { ReadDb } from '../../db/tx';
+import { findShipmentRow } from './repository';
+
+/** The bytes and how to serve them; the HTTP door sends them as they are (handlers' BinaryResult). */
+export interface DocumentFile {
+  contentType: string;
+  data: Buffer;
+  filename: string;
+}
+
+/**
+ * ZPL is served as `application/zpl`, not `text/plain`: the type alone tells a print bridge or a
+ * browser download that these bytes are a printer program to send as they are, not text to show.
+ */
+const contentTypes: Record<string, string> = { pdf: 'application/pdf', zpl: 'application/zpl' };
+
+/** Only letters, digits, dot, dash and underscore reach the Content-Disposition header. */
+const safeFilePart = (value: string) => value.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+/**
+ * 404 SHIPMENT_NOT_FOUND for a shipment outside the organization; 404 SHIPMENT_DOCUMENT_NOT_FOUND for a
+ * document that is not this shipment's (never revealing that it exists elsewhere).
+ */
+export function documentContent(db: ReadDb, orgId: string, shipmentId: string, documentId: string): DocumentFile {
+  const shipment = findShipmentRow(db, orgId, shipmentId);
+  const document = db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.shipmentId, shipment.id)))
+    .get();
+  if (!document) throw new ApiError('SHIPMENT_DOCUMENT_NOT_FOUND', `Document ${documentId} does not exist on shipment ${shipmentId}`);
+  return {
+    contentType: contentTypes[document.format] ?? 'application/octet-stream',
+    data: document.content,
+    filename: `${safeFilePart(shipment.reference)}-${document.documentType}-${document.id}.${safeFilePart(document.format)}`,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Send and batch send (decisions §8): book with the carrier, then do what the shipment's shipping
+ * rule asks for after dispatch. The booking itself lives in booking.ts, shared with returns.
+ */
+import { ApiError } from '../../../src-shared/errors';
+import type { Shipment } from '../../../src-shared/schemas/shipment';
+import { inWriteTransaction } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import { beginBooking, callCarrier, finishBooking } from './booking';
+import { createReturn, liveRuleOrNull } from './returns';
+import { readShipment, recordError } from './repository';
+
+/**
+ * POST /shipments/{id}/send: 409 unless pending or error, 422 SHIPMENT_INCOMPLETE (nothing changed),
+ * 422 CARRIER_ERROR with `errors[]` when the carrier fails (the shipment is then in error).
+ */
+export async function sendShipment(app: AppContext, orgId: string, shipmentId: string): Promise<Shipment> {
+  const prepared = inWriteTransaction(app.db, (tx) => beginBooking(app, tx, app.now(), orgId, shipmentId));
+  const outcome = await callCarrier(app, prepared);
+  const { shipment, failure } = finishBooking(app, prepared, outcome);
+  if (failure) throw failure;
+  return afterSend(app, orgId, shipment);
+}
+
+/**
+ * What the applied rule asks for once the booking is committed. Runs after commit, so nothing here can
+ * undo a booking: a failure is recorded on the shipment and the send still answers 200.
+ */
+async function afterSend(app: AppContext, orgId: string, shipment: Shipment): Promise<Shipment> {
+  const rule = liveRuleOrNull(app.db, orgId, shipment.shippingRuleId);
+  if (!rule) return shipment;
+
+  // Printing seam: autoPrintLabels / autoPrintDocuments are handled here once printers exist (a later
+  // issue): queue print jobs for the new label documents; a printer problem is a failed job, never a
+  // failed send. Until then the rule's print flags have no effect.
+
+  // Returns are outbound-only; a return sent again from error must not create a return of itself.
+  if (rule.autoCreateReturnShipment && shipment.type === 'outbound' && shipment.returnForShipmentId === null) {
+    try {
+      await createReturn(app, orgId, shipment.id);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      inWriteTransaction(app.db, (tx) =>
+        recordError(tx, app.now(), shipment.id, 'AUTO_RETURN_FAILED', `Rule ${rule.name} asks for a return shipment, but it was not created: ${message}`),
+      );
+    }
+    return readShipment(app.db, orgId, shipment.id);
+  }
+  return shipment;
+}
+
+export interface BatchSendResult {
+  results: { shipmentId: string; status: 'sent' | 'failed'; code?: string; message?: string }[];
+  summary: { total: number; sent: number; failed: number };
+}
+
+/**
+ * POST /shipments/batch-send: each shipment is sent on its own, one after the other, and a failure
+ * (unknown id, wrong state, incomplete, carrier error) is a failed result that never stops the rest.
+ */
+export async function batchSend(app: AppContext, orgId: string, shipmentIds: readonly string[]): Promise<BatchSendResult> {
+  const results: BatchSendResult['results'] = [];
+  for (const shipmentId of shipmentIds) {
+    try {
+      await sendShipment(app, orgId, shipmentId);
+      results.push({ shipmentId, status: 'sent' });
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : null;
+      results.push({
+        shipmentId,
+        status: 'failed',
+        code: apiError?.code ?? 'INTERNAL_ERROR',
+        message: apiError ? failureMessage(apiError) : 'Something went wrong inside Shipdesk; the error has been logged',
+      });
+    }
+  }
+  const sent = results.filter((result) => result.status === 'sent').length;
+  return { results, summary: { total: results.length, sent, failed: results.length - sent } };
+}
+
+/** A carrier failure's message with the carrier's own errors, which a batch result has no other room for. */
+function failureMessage(error: ApiError): string {
+  return error.errors?.length ? `${error.message}: ${error.errors.map((item) => `${item.code}: ${item.message}`).join('; ')}` : error.message;
+}
