@@ -78,7 +78,7 @@ describe('order channels', () => {
     const cases: [unknown, string][] = [
       [{ name: 'x', type: 'amazon' }, 'body.type'],
       [{ name: 'x' }, 'body.type'],
-      [{ name: 'x', type: 'manual', colour: 'red' }, 'body'],
+      [{ name: 'x', type: 'manual', colour: 'red' }, 'body.colour'],
       [{ name: '', type: 'manual' }, 'body.name'],
       [{ type: 'csv' }, 'body.name'],
       [{ name: 'x', type: 'manual', config: { nested: { a: 1 } } }, 'body.config.nested'],
@@ -88,7 +88,7 @@ describe('order channels', () => {
       [shopify({ shopDomain: 'https://acme.myshopify.com' }), 'body.config.shopDomain'],
       [shopify({ accessToken: '' }), 'body.config.accessToken'],
       [shopify({ accessToken: undefined }), 'body.config.accessToken'],
-      [shopify({ acessToken: 'typo' }), 'body.config'],
+      [shopify({ acessToken: 'typo' }), 'body.config.acessToken'],
       [woocommerce({ siteUrl: 'http://shop.acme.example' }), 'body.config.siteUrl'],
       [woocommerce({ siteUrl: 'shop.acme.example' }), 'body.config.siteUrl'],
       [woocommerce({ consumerKey: undefined }), 'body.config.consumerKey'],
@@ -129,10 +129,10 @@ describe('order channels', () => {
     const { base, call } = await inFreshOrg();
     const shop = (await call('POST', base, { body: shopify() })).body;
     const cases: [unknown, string][] = [
-      [{ type: 'manual' }, 'body'],
+      [{ type: 'manual' }, 'body.type'],
       [{ config: { shopDomain: 'acme.myshopify.com' } }, 'body.config.accessToken'],
       [{ config: { ...shop.config, shopDomain: 'nope' } }, 'body.config.shopDomain'],
-      [{ config: { ...shop.config, extra: 'x' } }, 'body.config'],
+      [{ config: { ...shop.config, extra: 'x' } }, 'body.config.extra'],
       [{ name: '' }, 'body.name'],
     ];
     for (const [body, path] of cases) {

@@ -112,10 +112,10 @@ describe('PUT /orgs/{id}', () => {
       [{ country: 'XX' }, 'body.country'],
       [{ billingEmail: 'x' }, 'body.billingEmail'],
       [{ overageEnabled: 'yes' }, 'body.overageEnabled'],
-      [{ plan: 'unlimited' }, 'body'],
-      [{ id: 'org_other' }, 'body'],
-      [{ colour: 'red' }, 'body'],
-      [{ name: 'Fine', colour: 'red' }, 'body'],
+      [{ plan: 'unlimited' }, 'body.plan'],
+      [{ id: 'org_other' }, 'body.id'],
+      [{ colour: 'red' }, 'body.colour'],
+      [{ name: 'Fine', colour: 'red' }, 'body.colour'],
     ];
     for (const [body, field] of cases) {
       const res = await t.request('PUT', path(), { body });

@@ -44,7 +44,7 @@ describe('webhooks', () => {
 
   it('rejects unknown fields, missing fields, bad URLs and bad event lists with details', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [webhookBody({ secret: 'mine' }), 'body'],
+      [webhookBody({ secret: 'mine' }), 'body.secret'],
       [webhookBody({ url: 'ftp://erp.example/in' }), 'body.url'],
       [webhookBody({ url: 'not a url' }), 'body.url'],
       [webhookBody({ events: ['shipment.exploded'] }), 'body.events.0'],

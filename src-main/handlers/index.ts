@@ -5,6 +5,11 @@ import { senderAddressHandlers } from './senderAddresses';
 import { carrierHandlers } from './carriers';
 import { webhookHandlers } from './webhooks';
 import { orderChannelHandlers } from './orderChannels';
+import { shippingRuleHandlers } from './shippingRules';
+import { orderHandlers } from './orders';
+import { shipmentHandlers } from './shipments';
+import { shipmentActionHandlers } from './shipmentActions';
+import { splitHandlers } from './splits';
 
 /** Every operation of the table has exactly one handler; `satisfies` makes a missing one a compile error. */
 export const handlers = {
@@ -14,4 +19,9 @@ export const handlers = {
   ...carrierHandlers,
   ...webhookHandlers,
   ...orderChannelHandlers,
+  ...shippingRuleHandlers,
+  ...orderHandlers,
+  ...shipmentHandlers,
+  ...shipmentActionHandlers,
+  ...splitHandlers,
 } satisfies HandlerMap;
