@@ -60,6 +60,8 @@ export interface SetupInput {
   email: string;
   password: string;
   userName?: string;
+  /** Refuse when any user exists: the public setup screen must not become a way in. */
+  firstRunOnly?: boolean;
 }
 
 /** First run: an organization, its owner and nothing else, in one transaction. */
@@ -68,6 +70,9 @@ export async function createOrgWithOwner(app: AppContext, input: SetupInput): Pr
   const email = input.email.trim().toLowerCase();
   const now = app.now().toISOString();
   return inWriteTransaction(app.db, (tx) => {
+    if (input.firstRunOnly && !needsSetup(tx)) {
+      throw new ApiError('CONFLICT', 'Shipdesk is already set up on this computer; log in instead');
+    }
     const existing = tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
     if (existing) throw new ApiError('CONFLICT', `A user with email ${email} already exists`);
     const orgId = newId('org');
@@ -81,6 +86,10 @@ export async function createOrgWithOwner(app: AppContext, input: SetupInput): Pr
     tx.insert(orgMembers).values({ orgId, userId, role: 'owner', createdAt: now }).run();
     return { orgId, userId };
   });
+}
+
+export function needsSetup(db: ReadDb): boolean {
+  return !db.select({ id: users.id }).from(users).limit(1).get();
 }
 
 export function getOrganization(app: AppContext, orgId: string): Organization {

@@ -2,12 +2,17 @@ import { ApiError } from '../../src-shared/errors';
 import { appVersion } from '../app/version';
 import { login } from '../domain/auth/login';
 import { describeCredential } from '../domain/apiTokens';
-import { getOrganization, updateOrganization } from '../domain/orgs';
+import { createOrgWithOwner, getOrganization, needsSetup, updateOrganization } from '../domain/orgs';
 import { getUsage } from '../domain/usage';
 import { defineHandlers } from './types';
 
 export const systemHandlers = defineHandlers({
   'system.health': ({ app }) => ({ status: 'ok', version: appVersion, timestamp: app.now().toISOString() }),
+  'setup.status': ({ app }) => ({ needsSetup: needsSetup(app.db) }),
+  'setup.create': async ({ app, client }, { body }) => {
+    await createOrgWithOwner(app, { orgName: body.orgName, userName: body.name, email: body.email, password: body.password, firstRunOnly: true });
+    return login(app, client, body.email, body.password);
+  },
   'auth.login': ({ app, client }, { body }) => login(app, client, body.email, body.password),
   'apiTokens.verify': async ({ app, client, credential }, { body }) => {
     const token = body?.token ?? credential;

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation';
-import { healthSchema, loginBody, loginResponse } from '../schemas/system';
+import { healthSchema, loginBody, loginResponse, setupBody, setupStatusSchema } from '../schemas/system';
 import { apiTokenVerifyBody, apiTokenVerifyResponse } from '../schemas/apiToken';
 import { organizationSchema, organizationUpdateBody, usageSchema } from '../schemas/org';
 
@@ -12,6 +12,25 @@ export const systemOperations = [
     resource: null,
     auth: 'public',
     response: healthSchema,
+  }),
+  defineOperation({
+    id: 'setup.status',
+    method: 'GET',
+    path: '/setup',
+    summary: 'Whether this installation still needs its first organization and owner',
+    resource: null,
+    auth: 'public',
+    response: setupStatusSchema,
+  }),
+  defineOperation({
+    id: 'setup.create',
+    method: 'POST',
+    path: '/setup',
+    summary: 'First run only: create the organization and its owner, and log in as the owner',
+    resource: null,
+    auth: 'public',
+    body: setupBody,
+    response: loginResponse,
   }),
   defineOperation({
     id: 'auth.login',

@@ -22,3 +22,13 @@ export const loginResponse = z.strictObject({
   user: userSummarySchema,
   orgs: z.array(z.strictObject({ id: z.string(), name: z.string(), role: z.enum(roles) })),
 });
+
+export const setupStatusSchema = z.strictObject({ needsSetup: z.boolean() });
+
+/** First run: the organization and its owner (decisions §3: the setup screen does what `shipdesk init` does). */
+export const setupBody = z.strictObject({
+  orgName: z.string().min(1).max(200),
+  name: z.string().min(1).max(200),
+  email: email(),
+  password: z.string().min(8, 'At least 8 characters').max(1000),
+});
