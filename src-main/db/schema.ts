@@ -308,6 +308,8 @@ export const shipments = sqliteTable(
     index('shipments_org_created').on(t.orgId, t.createdAt, t.id),
     index('shipments_org_status_created').on(t.orgId, t.status, t.createdAt, t.id),
     index('shipments_order').on(t.orderId),
+    index('shipments_org_reference').on(t.orgId, t.reference),
+    index('shipments_org_updated').on(t.orgId, t.updatedAt),
     index('shipments_return_for').on(t.returnForShipmentId),
   ],
 );

@@ -352,7 +352,11 @@ export const batchSendResponse = z.strictObject({
   summary: z.strictObject({ total: z.number().int(), sent: z.number().int(), failed: z.number().int() }),
 });
 
+export const shipmentSortKeys = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'reference', '-reference', 'status', '-status'] as const;
+
 export const shipmentListQuery = pageQuery.extend({
+  /** A field name, `-` first for descending; ties keep the newest first. */
+  sort: z.enum(shipmentSortKeys).default('-createdAt'),
   status: z.enum(shipmentStatuses).optional(),
   search: z.string().min(1).max(200).optional(),
   orderId: id().optional(),

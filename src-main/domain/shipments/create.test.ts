@@ -63,3 +63,19 @@ describe('shipment create, read and list', () => {
     expect(search.body.total).toBe(1);
   });
 });
+
+describe('shipment list order', () => {
+  it('sorts by reference or status on request, newest first otherwise', async () => {
+    const org = await t.createOrg();
+    const carrier = await setupLocalCarrier(t, org);
+    for (const reference of ['B-2', 'A-1', 'C-3']) {
+      await t.request('POST', `/orgs/${org.orgId}/shipments`, { token: org.token, body: shipmentBody(carrier.carrierId, { reference }) });
+    }
+    const refs = async (sort?: string) =>
+      (await t.request('GET', `/orgs/${org.orgId}/shipments${sort ? `?sort=${sort}` : ''}`, { token: org.token })).body.data.map((s: { reference: string }) => s.reference);
+    expect(await refs()).toEqual(['C-3', 'A-1', 'B-2']);
+    expect(await refs('reference')).toEqual(['A-1', 'B-2', 'C-3']);
+    expect(await refs('-reference')).toEqual(['C-3', 'B-2', 'A-1']);
+    expect((await t.request('GET', `/orgs/${org.orgId}/shipments?sort=colour`, { token: org.token })).status).toBe(400);
+  });
+});

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Page } from '../../../src-shared/schemas/common';
 import type { ShipmentListItem, shipmentListQuery } from '../../../src-shared/schemas/shipment';
@@ -33,7 +33,7 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
       .from(shipments)
       .innerJoin(senderAddresses, eq(senderAddresses.id, shipments.senderAddressId))
       .where(where)
-      .orderBy(desc(shipments.createdAt), desc(shipments.id))
+      .orderBy(...sortOrder(query.sort))
       .limit(limit)
       .offset(offset)
       .all()
@@ -58,4 +58,14 @@ export function countedShipments(db: ReadDb, orgId: string, status?: string): nu
     .where(and(eq(shipmentCounts.orgId, orgId), status ? eq(shipmentCounts.status, status) : undefined))
     .get();
   return Number(row?.n ?? 0);
+}
+
+const sortColumns = { createdAt: shipments.createdAt, updatedAt: shipments.updatedAt, reference: shipments.reference, status: shipments.status };
+
+/** The requested order, then newest first so pages are stable. */
+function sortOrder(sort: ShipmentListQuery['sort']): SQL[] {
+  const descending = sort.startsWith('-');
+  const column = sortColumns[(descending ? sort.slice(1) : sort) as keyof typeof sortColumns];
+  const first = descending ? desc(column) : asc(column);
+  return column === shipments.createdAt ? [first, descending ? desc(shipments.id) : asc(shipments.id)] : [first, desc(shipments.createdAt), desc(shipments.id)];
 }

@@ -1,0 +1,100 @@
+import { useEffect, type ReactNode } from 'react';
+import { signOut, transportName } from '../lib/api';
+import { useSession } from '../lib/session';
+import { Link, matchPath, navigate, useRoutePath } from './router';
+import { screens } from './routes';
+
+/** The signed-in app: navigation, the current screen, the organization and the user. */
+export function Shell() {
+  const login = useSession((state) => state.login);
+  const orgId = useSession((state) => state.orgId);
+  const chooseOrg = useSession((state) => state.chooseOrg);
+  const path = useRoutePath();
+  const navScreens = screens.filter((screen) => screen.nav);
+
+  // Alt+<key> jumps to a screen, so the whole app can be driven from the keyboard.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = navScreens.find((screen) => screen.nav?.key === event.key.toLowerCase());
+      if (target) {
+        event.preventDefault();
+        navigate(target.path);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [navScreens]);
+
+  useEffect(() => {
+    if (path === '/' && navScreens[0]) navigate(navScreens[0].path);
+  }, [path, navScreens]);
+
+  let current: { render: () => ReactNode; title: string } | null = null;
+  for (const screen of screens) {
+    const params = matchPath(screen.path, path);
+    if (params) {
+      current = { render: () => screen.render(params), title: screen.title };
+      break;
+    }
+  }
+  useEffect(() => {
+    document.title = current ? `${current.title} · Shipdesk` : 'Shipdesk';
+  }, [current?.title]);
+
+  if (!login || !orgId) return null;
+  const sections = ['Work', 'Settings'] as const;
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <nav className="sidebar" aria-label="Main">
+        <p className="brand">Shipdesk</p>
+        {login.orgs.length > 1 && (
+          <label className="org-switch">
+            Organization
+            <select value={orgId} onChange={(event) => chooseOrg(event.target.value)}>
+              {login.orgs.map((org) => (
+                <option key={org.id} value={org.id}>
+                  {org.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {sections.map((section) => (
+          <div key={section}>
+            <h2 className="nav-section">{section}</h2>
+            <ul>
+              {navScreens
+                .filter((screen) => screen.nav?.section === section)
+                .map((screen) => (
+                  <li key={screen.path}>
+                    <Link to={screen.path} aria-current={matchPath(screen.path, path) ? 'page' : undefined} aria-keyshortcuts={screen.nav?.key ? `Alt+${screen.nav.key.toUpperCase()}` : undefined}>
+                      {screen.nav?.label}
+                    </Link>
+                  </li>
+                ))}
+            </ul>
+          </div>
+        ))}
+        <div className="whoami">
+          <p>
+            {login.user.name}
+            <br />
+            <small>
+              {login.orgs.find((org) => org.id === orgId)?.name} · {login.orgs.find((org) => org.id === orgId)?.role} · {transportName}
+            </small>
+          </p>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>
+        {current ? current.render() : <p>Nothing here. Choose a screen on the left.</p>}
+      </main>
+    </div>
+  );
+}

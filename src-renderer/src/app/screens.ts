@@ -1,0 +1,11 @@
+import type { ReactNode } from 'react';
+
+/** One screen of the app. Features export their screens; the shell routes and lists them. */
+export interface Screen {
+  /** Hash path pattern, e.g. `/shipments/:shipmentId`. */
+  path: string;
+  title: string;
+  /** Shown in the navigation under this label when set; keyboard shortcut Alt+<key> when given. */
+  nav?: { label: string; section: 'Work' | 'Settings'; key?: string };
+  render: (params: Record<string, string>) => ReactNode;
+}

@@ -1,0 +1,27 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal dialog on the native <dialog>: focus is trapped and Escape closes it, as the browser
+ * provides. Closing never loses what was typed: the caller keeps the form state.
+ */
+export function Dialog({ title, open, onClose, children, wide }: { title: string; open: boolean; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} className={wide ? 'dialog dialog-wide' : 'dialog'} onClose={onClose} onCancel={onClose}>
+      <header className="dialog-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      {open && children}
+    </dialog>
+  );
+}

@@ -1,0 +1,66 @@
+import { ApiError, type ErrorCode } from '../../../src-shared/errors';
+
+/** What went wrong, in the words of someone at a packing station; the server's text follows it. */
+const plainWords: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_FAILED: 'Some fields need attention.',
+  BAD_REQUEST: 'Shipdesk could not read that request.',
+  UNAUTHORIZED: 'Please sign in again.',
+  AUTH_TOKEN_EXPIRED: 'Your session has ended. Please sign in again.',
+  AUTH_TOKEN_INVALID: 'Please sign in again.',
+  AUTH_INVALID_CREDENTIALS: 'That email and password do not match.',
+  FORBIDDEN: 'Your role does not allow this.',
+  ORG_ACCESS_DENIED: 'You do not have access to this organization.',
+  RESOURCE_LIMIT_REACHED: 'Your plan’s limit is reached.',
+  PLAN_LIMITS_EXCEEDED: 'This month’s shipments on your plan are used up.',
+  SHIPMENT_NOT_FOUND: 'That shipment no longer exists.',
+  ORDER_NOT_FOUND: 'That order no longer exists.',
+  SHIPMENT_INVALID_STATE: 'The shipment’s status does not allow this.',
+  ORDER_INVALID_STATE: 'The order’s status does not allow this.',
+  PARCEL_INVALID_SPLIT: 'That split is not possible.',
+  SHIPMENT_INCOMPLETE: 'The shipment is missing information before it can be sent.',
+  NO_MATCHING_SHIPPING_RULE: 'No shipping rule fits this order; choose a carrier and product.',
+  RETURN_RULE_MISSING: 'No return product is set up for this carrier.',
+  CARRIER_ERROR: 'The carrier refused the booking.',
+  PRINTER_OFFLINE: 'The printer cannot be reached.',
+  RATE_LIMITED: 'Too many failed sign-ins. Wait a minute and try again.',
+  INTERNAL_ERROR: 'Something went wrong inside Shipdesk.',
+};
+
+export interface DescribedError {
+  summary: string;
+  detail: string;
+  code: string;
+  carrierErrors: { code: string; message: string }[];
+}
+
+export function describeError(error: unknown): DescribedError {
+  if (error instanceof ApiError) {
+    return { summary: plainWords[error.code] ?? 'That did not work.', detail: error.message, code: error.code, carrierErrors: error.errors ?? [] };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { summary: 'Shipdesk cannot be reached.', detail: message, code: 'NETWORK', carrierErrors: [] };
+}
+
+/** An error as a warehouse user reads it, with the code at hand for support. */
+export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const described = describeError(error);
+  return (
+    <div role="alert" className="error-notice">
+      <strong>{title ?? described.summary}</strong>
+      <p>{described.detail}</p>
+      {described.carrierErrors.length > 0 && (
+        <ul>
+          {described.carrierErrors.map((item) => (
+            <li key={item.code + item.message}>
+              {item.message} <code>{item.code}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+      <small>
+        Error code <code>{described.code}</code>
+      </small>
+    </div>
+  );
+}

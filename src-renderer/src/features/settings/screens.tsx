@@ -1,0 +1,3 @@
+import type { Screen } from '../../app/screens';
+
+export const settingsScreens: Screen[] = [];
