@@ -27,6 +27,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     client.pragma('synchronous = FULL');
     client.pragma('busy_timeout = 5000');
     refuseNewerDatabase(client, migrationsFolder);
+    cacheStatements(client);
     const db = drizzle(client, { schema }) as Db;
     migrate(db, { migrationsFolder });
     registerConnection(db);
@@ -72,4 +73,28 @@ function refuseNewerDatabase(client: Database.Database, migrationsFolder: string
 
 export function databaseExists(file: string): boolean {
   return existsSync(file);
+}
+
+/**
+ * Compiled statements are kept by SQL text. Drizzle prepares anew for every query it runs, and
+ * compiling costs far more than running; the shapes repeat (a create, a read), so each compiles once.
+ * Drizzle switches a statement to raw (array) rows before each read it maps itself and uses plain
+ * rows otherwise, so a statement handed out again starts in plain mode.
+ */
+export function cacheStatements(client: Database.Database, capacity = 1000): void {
+  const compile = client.prepare.bind(client);
+  const cache = new Map<string, Database.Statement>();
+  client.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement) {
+      // Most recently used last, so the oldest is dropped first.
+      cache.delete(source);
+      if (statement.reader) statement.raw(false);
+    } else {
+      statement = compile(source);
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(source, statement);
+    return statement;
+  }) as typeof client.prepare;
 }

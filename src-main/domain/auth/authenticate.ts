@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { TOKEN_PREFIX } from '../../../src-shared/schemas/apiToken';
 import type { Role } from '../../../src-shared/scopes';
 import { apiTokens, orgMembers, users } from '../../db/schema';
 import type { AppContext } from '../../app/context';
 import type { ReadDb } from '../../db/tx';
+import type { Db } from '../../db/open';
+import { prepared } from '../../db/prepared';
 import { verifyAccessToken } from './jwt';
 import type { Principal, UserSummary } from './principal';
 
@@ -24,12 +26,19 @@ export function bearerCredential(header: string | undefined): string | undefined
   return match[1];
 }
 
+// Every authenticated request runs these: prepared once per connection (see db/prepared.ts).
+const userById = (root: Db) =>
+  root.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, sql.placeholder('userId'))).prepare();
+const rolesOfUser = (root: Db) =>
+  root.select({ orgId: orgMembers.orgId, role: orgMembers.role }).from(orgMembers).where(eq(orgMembers.userId, sql.placeholder('userId'))).prepare();
+const tokenByHash = (root: Db) => root.select().from(apiTokens).where(eq(apiTokens.tokenHash, sql.placeholder('hash'))).prepare();
+
 export function findUser(db: ReadDb, userId: string): UserSummary | undefined {
-  return db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).get();
+  return prepared(db, 'auth.userById', userById).get({ userId });
 }
 
 export function userRoles(db: ReadDb, userId: string): Map<string, Role> {
-  const rows = db.select({ orgId: orgMembers.orgId, role: orgMembers.role }).from(orgMembers).where(eq(orgMembers.userId, userId)).all();
+  const rows = prepared(db, 'auth.rolesOfUser', rolesOfUser).all({ userId });
   return new Map(rows.map((row) => [row.orgId, row.role as Role]));
 }
 
@@ -44,7 +53,7 @@ export async function authenticate(app: AppContext, credential: string): Promise
 }
 
 function authenticateApiToken(app: AppContext, credential: string, now: Date): Principal {
-  const row = app.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, hashApiToken(credential))).get();
+  const row = prepared(app.db, 'auth.tokenByHash', tokenByHash).get({ hash: hashApiToken(credential) });
   if (!row || row.revokedAt) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token is not valid or has been revoked');
   if (row.expiresAt && row.expiresAt <= now.toISOString()) {
     throw new ApiError('AUTH_TOKEN_EXPIRED', `The API token ${row.tokenPrefix}… expired at ${row.expiresAt}`);

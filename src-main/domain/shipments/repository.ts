@@ -49,8 +49,11 @@ export interface ShipmentRecord {
   parcels: ParcelRecord[];
 }
 
+const shipmentById = (root: Db) =>
+  root.select().from(shipments).where(and(eq(shipments.orgId, sql.placeholder('orgId')), eq(shipments.id, sql.placeholder('shipmentId')))).prepare();
+
 export function findShipmentRow(db: ReadDb, orgId: string, shipmentId: string): ShipmentRow {
-  const row = db.select().from(shipments).where(and(eq(shipments.orgId, orgId), eq(shipments.id, shipmentId))).get();
+  const row = prepared(db, 'shipments.byId', shipmentById).get({ orgId, shipmentId });
   if (!row) throw new ApiError('SHIPMENT_NOT_FOUND', `Shipment ${shipmentId} does not exist in this organization`);
   return row;
 }

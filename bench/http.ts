@@ -1,0 +1,108 @@
+/**
+ * HTTP throughput of create-shipment and get-shipment on the real server (operation table →
+ * dispatcher → auth → zod → handler → drizzle/SQLite), each against a bare Fastify route on the
+ * same paths that answers with a stored JSON of the same size. The ratio is what the Shipdesk
+ * layers cost on top of Fastify and Node's HTTP.
+ * Load comes from a separate process (autocannon, keep-alive connections), loopback only.
+ *
+ * Run: npx tsx bench/http.ts [connections=10] [duration=10] [warmup=2] [only=create|get]
+ * Prints figures, asserts nothing.
+ */
+import Fastify from 'fastify';
+import { buildServer, listen } from '../src-main/http/server';
+import { shipmentBody } from '../src-main/testing/harness';
+import { runLoad, type LoadResult, type LoadSpec } from './lib/load';
+import { machineLine, numberArg, stringArg } from './lib/stats';
+import { openBenchWarehouse } from './lib/warehouse';
+
+const connections = numberArg('connections', 10);
+const durationSeconds = numberArg('duration', 10);
+const warmUpSeconds = numberArg('warmup', 2);
+const only = stringArg('only');
+const targets = { create: 30, get: 50 };
+
+console.log(`bench/http: ${machineLine()}`);
+console.log(`${connections} keep-alive connections, ${warmUpSeconds} s warm-up + ${durationSeconds} s measured per run, load from a child process`);
+
+const warehouse = openBenchWarehouse();
+try {
+  const org = await warehouse.addOrg('Bench Warehouse');
+  const shipdesk = buildServer(warehouse.app);
+  const shipdeskUrl = await listen(shipdesk, '127.0.0.1', 0);
+  const auth = { authorization: `Bearer ${org.token}` };
+  const createBody = JSON.stringify(shipmentBody(org.carrierId));
+  const shipmentsPath = `/orgs/${org.orgId}/shipments`;
+
+  // One real create and get give the answers the bare server repeats, so both move the same bytes.
+  const created = await fetch(shipdeskUrl + shipmentsPath, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: createBody });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
+  const createdShipment = (await created.json()) as { id: string };
+  const fetched = await fetch(`${shipdeskUrl}${shipmentsPath}/${createdShipment.id}`, { headers: auth });
+  if (fetched.status !== 200) throw new Error(`get answered ${fetched.status}: ${await fetched.text()}`);
+  const fetchedShipment: unknown = await fetched.json();
+  console.log(
+    `request body ${Buffer.byteLength(createBody)} bytes; create answer ${JSON.stringify(createdShipment).length} bytes; get answer ${JSON.stringify(fetchedShipment).length} bytes`,
+  );
+
+  // The bare server: default Fastify, same route shapes, the body parsed, a stored object serialised.
+  const bare = Fastify({ logger: false });
+  bare.post('/orgs/:orgId/shipments', async (_request, reply) => reply.code(201).send(createdShipment));
+  bare.get('/orgs/:orgId/shipments/:shipmentId', async () => fetchedShipment);
+  const bareUrl = await listen(bare, '127.0.0.1', 0);
+
+  const load = (baseUrl: string, spec: Omit<LoadSpec, 'baseUrl' | 'connections' | 'warmUpSeconds' | 'durationSeconds'>) =>
+    runLoad({ baseUrl, connections, warmUpSeconds, durationSeconds, ...spec });
+  const describe = (name: string, run: LoadResult) => {
+    const failures = run.failed ? `, ${run.failed} FAILED (${JSON.stringify(run.statusCounts)})` : '';
+    console.log(
+      `  ${name.padEnd(18)} ${Math.round(run.requestsPerSecond).toString().padStart(6)} req/s  p50 ${run.latencyMs.p50} ms  p99 ${run.latencyMs.p99} ms  ` +
+        `server CPU ${Math.round(run.serverCpuShare * 100)} % of a core = ${cpuPerRequestMs(run).toFixed(3)} ms/request  (${run.ok} ok in ${run.seconds.toFixed(1)} s${failures})`,
+    );
+  };
+  // Server CPU per answered request: steadier than req/s when other work shares the machine.
+  const cpuPerRequestMs = (run: LoadResult) => (run.serverCpuShare * run.seconds * 1000) / Math.max(1, run.ok);
+  const summary: string[] = [];
+  const compare = (name: string, target: number, real: LoadResult, echo: LoadResult) => {
+    const share = (100 * real.requestsPerSecond) / echo.requestsPerSecond;
+    const verdict = share >= target ? 'met' : 'MISSED';
+    summary.push(
+      `${name}: ${Math.round(real.requestsPerSecond)} req/s (bare echo ${Math.round(echo.requestsPerSecond)} req/s) = ${share.toFixed(1)} % (target ≥ ${target} %, ${verdict}); ` +
+        `server CPU ${cpuPerRequestMs(real).toFixed(2)} ms vs ${cpuPerRequestMs(echo).toFixed(2)} ms per request`,
+    );
+  };
+
+  if (only === undefined || only === 'create') {
+    const post = { method: 'POST' as const, paths: [shipmentsPath], headers: { ...auth, 'content-type': 'application/json' }, body: createBody };
+    const real = await load(shipdeskUrl, post);
+    describe('create shipdesk', real);
+    const echo = await load(bareUrl, post);
+    describe('create bare echo', echo);
+    compare('create-shipment', targets.create, real, echo);
+  }
+
+  if (only === undefined || only === 'get') {
+    // Reads cycle over up to 1000 of the org's shipments (those the create run made, if it ran).
+    const ids = (
+      warehouse.app.db.$client.prepare('SELECT id FROM shipments WHERE org_id = ? LIMIT 1000').all(org.orgId) as { id: string }[]
+    ).map((row) => row.id);
+    if (ids.length < 1000) {
+      // Without the create run there is one shipment; make a few hundred more through the API.
+      for (let i = 0; i < 300; i++) {
+        const response = await fetch(shipdeskUrl + shipmentsPath, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: createBody });
+        ids.push(((await response.json()) as { id: string }).id);
+      }
+    }
+    const get = { method: 'GET' as const, paths: ids.map((id) => `${shipmentsPath}/${id}`), headers: auth };
+    const real = await load(shipdeskUrl, get);
+    describe('get shipdesk', real);
+    const echo = await load(bareUrl, get);
+    describe('get bare echo', echo);
+    compare('get-shipment', targets.get, real, echo);
+  }
+
+  for (const line of summary) console.log(line);
+  await shipdesk.close();
+  await bare.close();
+} finally {
+  warehouse.dispose();
+}

@@ -1,0 +1,80 @@
+/**
+ * A throw-away Shipdesk for benchmarks: a fresh data folder, an organization on the unlimited plan
+ * (so plan limits never stop a run), an API token, a sender address and a `local` carrier.
+ * Set up through the domain functions, as a real first run would, not through raw SQL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { carrierCreateBody } from '../../src-shared/schemas/carrier';
+import { senderAddressCreateBody } from '../../src-shared/schemas/senderAddress';
+import { createAppContext, type AppContext } from '../../src-main/app/context';
+import { createApiToken } from '../../src-main/domain/apiTokens';
+import { authenticate } from '../../src-main/domain/auth/authenticate';
+import { login } from '../../src-main/domain/auth/login';
+import { createCarrier } from '../../src-main/domain/carriers';
+import { createOrgWithOwner, setPlan } from '../../src-main/domain/orgs';
+import { createSenderAddress } from '../../src-main/domain/senderAddresses';
+import { senderAddressBody } from '../../src-main/testing/harness';
+
+export interface BenchOrg {
+  orgId: string;
+  /** An API token with write:all, as an integration would hold. */
+  token: string;
+  senderAddressId: string;
+  carrierId: string;
+}
+
+export interface BenchWarehouse {
+  app: AppContext;
+  dataDir: string;
+  addOrg(name: string): Promise<BenchOrg>;
+  /** Closes the database and removes the data folder; safe to call twice. */
+  dispose(): void;
+}
+
+let orgCounter = 0;
+
+export function openBenchWarehouse(): BenchWarehouse {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-bench-'));
+  // checkResponses stays off: the product does not validate its answers, so neither does the bench.
+  const app = createAppContext({ dataDir });
+  let disposed = false;
+  // A bench stopped with Ctrl-C still removes its (possibly large) data folder.
+  const onSignal = () => {
+    dispose();
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  function dispose(): void {
+    if (disposed) return;
+    disposed = true;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    try {
+      app.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  async function addOrg(name: string): Promise<BenchOrg> {
+    const email = `bench${++orgCounter}-${Date.now()}@example.com`;
+    const password = 'bench bench bench bench';
+    const { orgId } = await createOrgWithOwner(app, { orgName: name, email, password });
+    setPlan(app, orgId, 'unlimited');
+    const owner = await authenticate(app, (await login(app, 'bench', email, password)).accessToken);
+    const { token } = createApiToken(app, owner, orgId, { name: 'bench', scopes: ['write:all'] });
+    const address = createSenderAddress(app, orgId, senderAddressCreateBody.parse(senderAddressBody()));
+    const carrier = createCarrier(
+      app,
+      orgId,
+      carrierCreateBody.parse({ name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id }),
+    );
+    return { orgId, token, senderAddressId: address.id, carrierId: carrier.id };
+  }
+
+  return { app, dataDir, addOrg, dispose };
+}
