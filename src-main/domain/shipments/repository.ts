@@ -313,6 +313,25 @@ export function readShipments(db: ReadDb, orgId: string, shipmentIds: readonly s
 
 // ---- Writing ----
 
+/** A stored party as create input: absent optional fields stay absent. */
+export function partyInputOf(row: PartyRow): PartyInput {
+  const party: PartyInput = {
+    type: row.type as PartyInput['type'],
+    name: row.name,
+    address1: row.address1,
+    postalCode: row.postalCode,
+    city: row.city,
+    countryCode: row.countryCode,
+    attributes: row.attributes,
+  };
+  if (row.attention !== null) party.attention = row.attention;
+  if (row.address2 !== null) party.address2 = row.address2;
+  if (row.phone !== null) party.phone = row.phone;
+  if (row.email !== null) party.email = row.email;
+  return party;
+}
+
+
 export function partyRows(shipmentId: string, parties: readonly PartyInput[]): (typeof shipmentParties.$inferInsert)[] {
   return parties.map((party, position) => ({
     shipmentId,

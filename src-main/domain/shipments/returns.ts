@@ -14,7 +14,7 @@ import { findShippingRuleRow, ruleCarrierChoice, type ShippingRuleRow } from '..
 import { beginBooking, callCarrier, finishBooking } from './booking';
 import { insertShipment, type CarrierChoice } from './create';
 import { assertActionAllowed } from './lifecycle';
-import { loadShipmentRecord, recordActivity, type ParcelDraft, type PartyRow, type ShipmentRecord, type ShipmentRow } from './repository';
+import { loadShipmentRecord, partyInputOf, recordActivity, type ParcelDraft, type PartyRow, type ShipmentRecord, type ShipmentRow } from './repository';
 
 /** The live rule, or null when there is none or it was deleted since. */
 export function liveRuleOrNull(db: ReadDb, orgId: string, ruleId: string | null): ShippingRuleRow | null {
@@ -81,24 +81,7 @@ function returnReference(db: ReadDb, original: ShipmentRow): string {
 
 /** The original's sender becomes the receiver and the other way round; other parties are dropped. */
 function swappedParties(parties: readonly PartyRow[]): PartyInput[] {
-  const as = (party: PartyRow | undefined, type: 'sender' | 'receiver'): PartyInput[] =>
-    party
-      ? [
-          {
-            type,
-            name: party.name,
-            attention: party.attention ?? undefined,
-            address1: party.address1,
-            address2: party.address2 ?? undefined,
-            postalCode: party.postalCode,
-            city: party.city,
-            countryCode: party.countryCode,
-            phone: party.phone ?? undefined,
-            email: party.email ?? undefined,
-            attributes: party.attributes,
-          },
-        ]
-      : [];
+  const as = (party: PartyRow | undefined, type: 'sender' | 'receiver'): PartyInput[] => (party ? [{ ...partyInputOf(party), type }] : []);
   return [...as(parties.find((party) => party.type === 'receiver'), 'sender'), ...as(parties.find((party) => party.type === 'sender'), 'receiver')];
 }
 

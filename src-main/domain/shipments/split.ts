@@ -9,7 +9,7 @@
  */
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
-import type { BatchSplitInput, PartyInput, Shipment, SplitInput } from '../../../src-shared/schemas/shipment';
+import type { BatchSplitInput, Shipment, SplitInput } from '../../../src-shared/schemas/shipment';
 import { parcelOrderLines, parcels, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
@@ -23,11 +23,11 @@ import { checkCarrierChoice, insertShipments, type CarrierChoice, type ShipmentD
 import { assertActionAllowed } from './lifecycle';
 import {
   loadShipmentRecord,
+  partyInputOf,
   readShipment,
   recordActivity,
   type ParcelLineRow,
   type ParcelRecord,
-  type PartyRow,
   type ShipmentRecord,
   type ShipmentRow,
 } from './repository';
@@ -296,20 +296,3 @@ function moveLines(tx: WriteTx, planned: readonly PlannedShipment[], parcelIds: 
   for (let i = 0; i < copies.length; i += 1000) tx.insert(parcelOrderLines).values(copies.slice(i, i + 1000)).run();
 }
 
-/** A stored party as create input: absent optional fields stay absent. */
-function partyInputOf(row: PartyRow): PartyInput {
-  const party: PartyInput = {
-    type: row.type as PartyInput['type'],
-    name: row.name,
-    address1: row.address1,
-    postalCode: row.postalCode,
-    city: row.city,
-    countryCode: row.countryCode,
-    attributes: row.attributes,
-  };
-  if (row.attention !== null) party.attention = row.attention;
-  if (row.address2 !== null) party.address2 = row.address2;
-  if (row.phone !== null) party.phone = row.phone;
-  if (row.email !== null) party.email = row.email;
-  return party;
-}
