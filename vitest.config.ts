@@ -6,5 +6,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
+    // Starts CUPS with a cups-pdf queue for the printing tests; never fails the run (see the file).
+    globalSetup: ['src-main/testing/cupsSetup.ts'],
   },
 });

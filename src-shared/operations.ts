@@ -2,6 +2,7 @@ import { systemOperations } from './api/system';
 import { setupOperations } from './api/setup';
 import { shipmentOperations } from './api/shipments';
 import { orderOperations, shippingRuleOperations } from './api/orders';
+import { printingOperations } from './api/printing';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
@@ -11,6 +12,7 @@ export const operations = [
   ...shippingRuleOperations,
   ...orderOperations,
   ...shipmentOperations,
+  ...printingOperations,
 ];
 
 export type Operations = typeof operations;

@@ -2,6 +2,7 @@ import { openDatabase, type Db, type OpenOptions } from '../db/open';
 import { loadInstallationKeys, type InstallationKeys } from './keys';
 import { databaseFile } from './config';
 import { FailedAuthLimiter } from '../domain/auth/failedAuthLimiter';
+import type { PrintingServices } from '../printing/driver';
 
 /** Everything a service needs, made once per process and passed down (no globals). */
 export interface AppContext {
@@ -12,6 +13,8 @@ export interface AppContext {
   failedAuth: FailedAuthLimiter;
   /** Check every answer against the operation's response schema (on in tests). */
   checkResponses: boolean;
+  /** Print drivers and discovery when they differ from plain Node's (the desktop app adds Electron's). */
+  printing?: PrintingServices;
   close: () => void;
 }
 
@@ -20,6 +23,7 @@ export interface CreateAppOptions extends OpenOptions {
   databaseFile?: string;
   now?: () => Date;
   checkResponses?: boolean;
+  printing?: PrintingServices;
 }
 
 export function createAppContext(options: CreateAppOptions): AppContext {
@@ -32,6 +36,7 @@ export function createAppContext(options: CreateAppOptions): AppContext {
     now,
     failedAuth: new FailedAuthLimiter(now),
     checkResponses: options.checkResponses ?? false,
+    ...(options.printing ? { printing: options.printing } : {}),
     close: () => db.$client.close(),
   };
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from './context';
 import { recoverInterruptedBookings } from '../domain/shipments/booking';
+import { failInterruptedPrintJobs } from '../domain/printing/jobs';
 
 /**
  * Work done once when a process opens the database, before it serves anything. Later features add
@@ -8,4 +9,6 @@ import { recoverInterruptedBookings } from '../domain/shipments/booking';
 export function runStartupChores(app: AppContext): void {
   // Shipments left in `processing` by a crash during a carrier call go to error, with an entry saying so.
   recoverInterruptedBookings(app);
+  // Print jobs left queued or printing by a crash become failed with a message, ready to retry.
+  failInterruptedPrintJobs(app);
 }

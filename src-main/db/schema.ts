@@ -533,7 +533,11 @@ export const printJobs = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('print_jobs_org_created').on(t.orgId, t.createdAt, t.id)],
+  (t) => [
+    index('print_jobs_org_created').on(t.orgId, t.createdAt, t.id),
+    index('print_jobs_org_status_created').on(t.orgId, t.status, t.createdAt, t.id),
+    index('print_jobs_document').on(t.documentId),
+  ],
 );
 
 export const idempotencyKeys = sqliteTable(

@@ -9,6 +9,8 @@ import { buildServer, listen } from '../http/server';
 import { registerIpcHandlers, type IpcRegistration } from '../ipc/register';
 import { APP_ORIGIN, APP_SCHEME, handleAppRequest, trustedPageCheck } from './protocol';
 import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } from './windowState';
+import { electronPrinting } from './printing';
+import { nodePrinting } from '../printing/services';
 
 /**
  * The Electron shell: windows, the app:// protocol, and the two doors (HTTP on 127.0.0.1, IPC)
@@ -64,6 +66,8 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     // The bundle lives in out/main, so the migrations are found from the app root (dev and asar alike).
     migrationsFolder: join(app.getAppPath(), 'src-main', 'db', 'migrations'),
+    // System printers without CUPS (Windows) print through Chromium; discovery adds Electron's list.
+    printing: electronPrinting(nodePrinting()),
   });
   // The same recovery steps as the headless server, before either door opens.
   runStartupChores(appContext);
@@ -110,6 +114,8 @@ function createMainWindow(): BrowserWindow {
       nodeIntegration: false,
       webSecurity: true,
       webviewTag: false,
+      // Chromium's PDF viewer, for the label preview at true size (a blob: frame; CSP allows nothing else).
+      plugins: true,
     },
   });
   if (saved?.maximized) window.maximize();

@@ -10,6 +10,7 @@ import { orderHandlers } from './orders';
 import { shipmentHandlers } from './shipments';
 import { shipmentActionHandlers } from './shipmentActions';
 import { splitHandlers } from './splits';
+import { printingHandlers } from './printing';
 
 /** Every operation of the table has exactly one handler; `satisfies` makes a missing one a compile error. */
 export const handlers = {
@@ -24,4 +25,5 @@ export const handlers = {
   ...shipmentHandlers,
   ...shipmentActionHandlers,
   ...splitHandlers,
+  ...printingHandlers,
 } satisfies HandlerMap;

@@ -9,6 +9,7 @@ import type { AppContext } from '../../app/context';
 import { beginBooking, callCarrier, finishBooking } from './booking';
 import { createReturn, liveRuleOrNull } from './returns';
 import { readShipment, recordError } from './repository';
+import { autoPrintAfterSend } from '../printing/jobs';
 
 /**
  * POST /shipments/{id}/send: 409 unless pending or error, 422 SHIPMENT_INCOMPLETE (nothing changed),
@@ -30,9 +31,9 @@ async function afterSend(app: AppContext, orgId: string, shipment: Shipment): Pr
   const rule = liveRuleOrNull(app.db, orgId, shipment.shippingRuleId);
   if (!rule) return shipment;
 
-  // Printing seam: autoPrintLabels / autoPrintDocuments are handled here once printers exist (a later
-  // issue): queue print jobs for the new label documents; a printer problem is a failed job, never a
-  // failed send. Until then the rule's print flags have no effect.
+  // Printing seam: autoPrintLabels / autoPrintDocuments print the new documents; a printer problem is a
+  // failed job (or an AUTO_PRINT_FAILED error on the shipment), never a failed send.
+  const printed = await autoPrintAfterSend(app, orgId, shipment, rule);
 
   // Returns are outbound-only; a return sent again from error must not create a return of itself.
   if (rule.autoCreateReturnShipment && shipment.type === 'outbound' && shipment.returnForShipmentId === null) {
@@ -46,7 +47,7 @@ async function afterSend(app: AppContext, orgId: string, shipment: Shipment): Pr
     }
     return readShipment(app.db, orgId, shipment.id);
   }
-  return shipment;
+  return printed ? readShipment(app.db, orgId, shipment.id) : shipment;
 }
 
 export interface BatchSendResult {

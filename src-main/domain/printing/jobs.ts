@@ -1,0 +1,294 @@
+/**
+ * Print jobs (decisions §9, USERS 1 and 4). Jobs are written `queued` in one transaction, then run one
+ * after the other while the request waits, so the answer says what happened: `done` once the printer
+ * or spooler has the document, or `failed` with a message a packer can act on. A printer problem is a
+ * failed job — the document stays and `retry` prints it once the printer is fixed — never a 500 and
+ * never a lost label. Printing only reads documents: it never re-books a shipment.
+ */
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { ApiError } from '../../../src-shared/errors';
+import type { DocumentFormat, LabelSize } from '../../../src-shared/schemas/carrier';
+import type { Shipment } from '../../../src-shared/schemas/shipment';
+import type { PrintJob, PrintJobListQuery, PrintJobStatus, PrinterDriver, PrintShipmentInput } from '../../../src-shared/schemas/printing';
+import { documents, printers, printJobs, shipments } from '../../db/schema';
+import { newId } from '../../db/ids';
+import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import type { AppContext } from '../../app/context';
+import { PrintError } from '../../printing/driver';
+import { printingOf } from '../../printing/services';
+import { paginate } from '../pagination';
+import { documentsOf, findShipmentRow, recordActivity, recordError, type DocumentRow, type ShipmentRow } from '../shipments/repository';
+import type { ShippingRuleRow } from '../shippingRules/rules';
+import { defaultPrinterRow, findPrinterRow, type PrinterRow } from './printers';
+
+type JobRow = typeof printJobs.$inferSelect;
+
+const formatWord: Record<DocumentFormat, string> = { pdf: 'PDF', zpl: 'ZPL' };
+const documentWord: Record<string, string> = {
+  label: 'Label',
+  packing_list: 'Packing list',
+  proforma_invoice: 'Proforma invoice',
+  commercial_invoice: 'Commercial invoice',
+};
+
+export function toPrintJob(row: JobRow, shipmentId: string): PrintJob {
+  return {
+    id: row.id,
+    printerId: row.printerId,
+    documentId: row.documentId,
+    shipmentId,
+    status: row.status as PrintJobStatus,
+    error: row.error,
+    attempts: row.attempts,
+    copies: row.copies,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Labels of a cancelled shipment are void with the carrier; printing one would put a dead label on a parcel. */
+function assertPrintable(shipment: ShipmentRow): void {
+  if (shipment.status === 'cancelled') {
+    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${shipment.id} is cancelled; its labels are void and are not printed`);
+  }
+}
+
+/**
+ * The printer each document goes to: the one asked for (404 PRINTER_NOT_FOUND when it is unknown or
+ * deleted), else the organization's default printer for the document's format. When a format has no
+ * default the request is refused with 422 PRINTER_OFFLINE and no job is written: there is nothing to
+ * retry against, and the message tells the user what to set up. (A printer that exists but is off is a
+ * failed job instead, which retry can finish.)
+ */
+function choosePrinters(tx: ReadDb, orgId: string, docs: readonly DocumentRow[], printerId: string | undefined): Map<string, PrinterRow> {
+  if (printerId) {
+    const printer = findPrinterRow(tx, orgId, printerId);
+    return new Map(docs.map((doc) => [doc.id, printer]));
+  }
+  const byFormat = new Map<string, PrinterRow | undefined>();
+  for (const doc of docs) if (!byFormat.has(doc.format)) byFormat.set(doc.format, defaultPrinterRow(tx, orgId, doc.format as DocumentFormat));
+  const missing = [...byFormat].filter(([, printer]) => !printer).map(([format]) => formatWord[format as DocumentFormat] ?? format);
+  if (missing.length) {
+    throw new ApiError(
+      'PRINTER_OFFLINE',
+      `No printer chosen and no default printer for ${missing.join(' or ')} documents; choose a printer, or mark one as the default for ${missing.join(' and ')}`,
+    );
+  }
+  return new Map(docs.map((doc) => [doc.id, byFormat.get(doc.format) as PrinterRow]));
+}
+
+function queueJobs(tx: WriteTx, now: string, orgId: string, docs: readonly DocumentRow[], printerId: string | undefined, copies: number): string[] {
+  const chosen = choosePrinters(tx, orgId, docs, printerId);
+  const rows: JobRow[] = docs.map((doc) => ({
+    id: newId('printJob'),
+    orgId,
+    printerId: (chosen.get(doc.id) as PrinterRow).id,
+    documentId: doc.id,
+    status: 'queued',
+    error: null,
+    attempts: 0,
+    copies,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  if (rows.length) tx.insert(printJobs).values(rows).run();
+  return rows.map((row) => row.id);
+}
+
+/** The documents a print request names (in its order, each once), or the shipment's labels. */
+function documentsToPrint(tx: ReadDb, shipment: ShipmentRow, documentIds: readonly string[] | undefined): DocumentRow[] {
+  const all = documentsOf(tx, shipment.id);
+  if (!documentIds) {
+    const labels = all.filter((doc) => doc.documentType === 'label');
+    if (!labels.length) {
+      throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${shipment.id} has no labels to print (status ${shipment.status}); send it first`);
+    }
+    return labels;
+  }
+  const byId = new Map(all.map((doc) => [doc.id, doc]));
+  return [...new Set(documentIds)].map((documentId) => {
+    const doc = byId.get(documentId);
+    if (!doc) throw new ApiError('SHIPMENT_DOCUMENT_NOT_FOUND', `Document ${documentId} does not exist on shipment ${shipment.id}`);
+    return doc;
+  });
+}
+
+/** POST /shipments/{id}/print: reprints read the stored documents; nothing is booked again. */
+export async function printShipment(app: AppContext, orgId: string, shipmentId: string, input: PrintShipmentInput = {}): Promise<{ jobs: PrintJob[] }> {
+  const jobIds = inWriteTransaction(app.db, (tx) => {
+    const shipment = findShipmentRow(tx, orgId, shipmentId);
+    assertPrintable(shipment);
+    return queueJobs(tx, app.now().toISOString(), orgId, documentsToPrint(tx, shipment, input.documentIds), input.printerId, input.copies ?? 1);
+  });
+  return { jobs: await runJobs(app, jobIds) };
+}
+
+async function runJobs(app: AppContext, jobIds: readonly string[]): Promise<PrintJob[]> {
+  const jobs: PrintJob[] = [];
+  // One after the other: labels come out of the printer in the parcels' order.
+  for (const jobId of jobIds) jobs.push(await runJob(app, jobId));
+  return jobs;
+}
+
+interface Attempt {
+  job: JobRow;
+  document: DocumentRow;
+  printer: PrinterRow | undefined;
+  reference: string;
+}
+
+/** One attempt: `printing` (and the attempt counted) is written before the driver runs, so a crash is visible on restart. */
+async function runJob(app: AppContext, jobId: string): Promise<PrintJob> {
+  const attempt = inWriteTransaction(app.db, (tx): Attempt => {
+    const job = tx.select().from(printJobs).where(eq(printJobs.id, jobId)).get() as JobRow;
+    const document = tx.select().from(documents).where(eq(documents.id, job.documentId)).get() as DocumentRow;
+    const printer = job.printerId ? tx.select().from(printers).where(eq(printers.id, job.printerId)).get() : undefined;
+    const shipment = tx.select({ reference: shipments.reference }).from(shipments).where(eq(shipments.id, document.shipmentId)).get();
+    const started = { ...job, status: 'printing', attempts: job.attempts + 1, updatedAt: app.now().toISOString() };
+    tx.update(printJobs).set({ status: started.status, attempts: started.attempts, updatedAt: started.updatedAt }).where(eq(printJobs.id, jobId)).run();
+    return { job: started, document, printer, reference: shipment?.reference ?? document.shipmentId };
+  });
+
+  let error: string | null = null;
+  try {
+    await printDocument(app, attempt);
+  } catch (failure) {
+    error = failureMessage(failure, attempt.printer);
+  }
+
+  return inWriteTransaction(app.db, (tx) => {
+    const now = app.now();
+    const finished: JobRow = { ...attempt.job, status: error === null ? 'done' : 'failed', error, updatedAt: now.toISOString() };
+    tx.update(printJobs).set({ status: finished.status, error: finished.error, updatedAt: finished.updatedAt }).where(eq(printJobs.id, jobId)).run();
+    if (error === null && attempt.printer) {
+      const { document, printer, job } = attempt;
+      const copies = job.copies > 1 ? ` (${job.copies} copies)` : '';
+      recordActivity(tx, now, document.shipmentId, 'printed', `${documentWord[document.documentType] ?? 'Document'} ${document.id} printed on ${printer.name}${copies}`);
+    }
+    return toPrintJob(finished, attempt.document.shipmentId);
+  });
+}
+
+async function printDocument(app: AppContext, { document, printer, reference, job }: Attempt): Promise<void> {
+  if (!printer || printer.deletedAt !== null) {
+    throw new PrintError('not_found', `Printer ${printer ? `'${printer.name}'` : job.printerId ?? ''} was deleted; choose another printer and print again`);
+  }
+  if (printer.format !== document.format) {
+    throw new PrintError(
+      'wrong_format',
+      `Printer '${printer.name}' prints ${formatWord[printer.format as DocumentFormat] ?? printer.format} and this document is ${formatWord[document.format as DocumentFormat] ?? document.format}; choose a ${formatWord[document.format as DocumentFormat] ?? document.format} printer`,
+    );
+  }
+  const driver = printingOf(app).drivers[printer.driver as PrinterDriver];
+  if (!driver) throw new PrintError('failed', `Printer '${printer.name}' uses the driver '${printer.driver}', which this computer does not have`);
+  await driver.print(document.content, {
+    format: document.format as DocumentFormat,
+    size: document.size as LabelSize,
+    copies: job.copies,
+    target: printer.target,
+    jobName: `${reference}-${document.id}`,
+  });
+}
+
+function failureMessage(failure: unknown, printer: PrinterRow | undefined): string {
+  if (failure instanceof PrintError) return failure.message;
+  // Not a printer's answer but our own fault: keep the job failed and readable, and log the detail.
+  console.error('Print job failed unexpectedly:', failure);
+  const detail = failure instanceof Error ? failure.message : String(failure);
+  return `Printing${printer ? ` to '${printer.name}'` : ''} failed: ${detail}`;
+}
+
+function findJobRow(db: ReadDb, orgId: string, jobId: string): JobRow {
+  const row = db.select().from(printJobs).where(and(eq(printJobs.orgId, orgId), eq(printJobs.id, jobId))).get();
+  if (!row) throw new ApiError('PRINT_JOB_NOT_FOUND', `Print job ${jobId} does not exist in this organization`);
+  return row;
+}
+
+/**
+ * POST /print-jobs/{id}/retry: a new attempt of a failed or done job (a reprint). A job still queued or
+ * printing is refused with 409, so one click cannot print a label twice. When the job's printer has
+ * been deleted since, the organization's default printer for the format takes over (USERS 1: a fallback).
+ */
+export async function retryPrintJob(app: AppContext, orgId: string, jobId: string): Promise<PrintJob> {
+  inWriteTransaction(app.db, (tx) => {
+    const job = findJobRow(tx, orgId, jobId);
+    if (job.status === 'queued' || job.status === 'printing') {
+      throw new ApiError('CONFLICT', `Print job ${jobId} is ${job.status}; wait for it to finish before printing it again`);
+    }
+    const document = tx.select().from(documents).where(eq(documents.id, job.documentId)).get() as DocumentRow;
+    assertPrintable(findShipmentRow(tx, orgId, document.shipmentId));
+    const current = job.printerId ? tx.select().from(printers).where(eq(printers.id, job.printerId)).get() : undefined;
+    const printerId = current && current.deletedAt === null ? current.id : (defaultPrinterRow(tx, orgId, document.format as DocumentFormat)?.id ?? job.printerId);
+    tx.update(printJobs)
+      .set({ status: 'queued', printerId, updatedAt: app.now().toISOString() })
+      .where(eq(printJobs.id, jobId))
+      .run();
+  });
+  return runJob(app, jobId);
+}
+
+/** GET /print-jobs: newest first, with the shipment each job's document belongs to. */
+export function listPrintJobs(app: AppContext, orgId: string, query: PrintJobListQuery) {
+  const conditions: SQL[] = [eq(printJobs.orgId, orgId)];
+  if (query.status) conditions.push(eq(printJobs.status, query.status));
+  if (query.shipmentId) conditions.push(eq(documents.shipmentId, query.shipmentId));
+  const where = and(...conditions);
+  const total = app.db.select({ n: count() }).from(printJobs).innerJoin(documents, eq(documents.id, printJobs.documentId)).where(where).get()?.n ?? 0;
+  return paginate(query, total, (limit, offset) =>
+    app.db
+      .select({ job: printJobs, shipmentId: documents.shipmentId })
+      .from(printJobs)
+      .innerJoin(documents, eq(documents.id, printJobs.documentId))
+      .where(where)
+      .orderBy(desc(printJobs.createdAt), desc(printJobs.id))
+      .limit(limit)
+      .offset(offset)
+      .all()
+      .map(({ job, shipmentId }) => toPrintJob(job, shipmentId)),
+  );
+}
+
+/**
+ * After a send (decisions §8): print what the applied rule asks for, to the rule's printer or else the
+ * default printer for the format. Never throws — the booking is committed and a printer problem must
+ * not turn a sent shipment into an error: a failed job is in the print-job log, and a print that could
+ * not even be queued is recorded on the shipment as AUTO_PRINT_FAILED. Answers whether anything was done.
+ */
+export async function autoPrintAfterSend(app: AppContext, orgId: string, shipment: Shipment, rule: ShippingRuleRow): Promise<boolean> {
+  const asks = [
+    { wanted: rule.autoPrintLabels, printerId: rule.labelPrinterId, docs: shipment.documents.filter((doc) => doc.documentType === 'label'), what: 'labels' },
+    { wanted: rule.autoPrintDocuments, printerId: rule.documentPrinterId, docs: shipment.documents.filter((doc) => doc.documentType !== 'label'), what: 'documents' },
+  ];
+  let acted = false;
+  for (const ask of asks) {
+    if (!ask.wanted || !ask.docs.length) continue;
+    acted = true;
+    try {
+      const jobIds = inWriteTransaction(app.db, (tx) => {
+        const rows = new Map(tx.select().from(documents).where(inArray(documents.id, ask.docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
+        const docs = ask.docs.map((doc) => rows.get(doc.id)).filter((row): row is DocumentRow => row !== undefined);
+        return queueJobs(tx, app.now().toISOString(), orgId, docs, ask.printerId ?? undefined, 1);
+      });
+      await runJobs(app, jobIds);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      inWriteTransaction(app.db, (tx) =>
+        recordError(tx, app.now(), shipment.id, 'AUTO_PRINT_FAILED', `Rule ${rule.name} asks to print the ${ask.what}, but nothing was printed: ${message}`),
+      );
+    }
+  }
+  return acted;
+}
+
+/** Startup: a job left queued or printing by a crash may or may not have printed; say so and let the user retry. */
+export function failInterruptedPrintJobs(app: AppContext): void {
+  app.db
+    .update(printJobs)
+    .set({
+      status: 'failed',
+      error: 'Shipdesk stopped before this print job finished, so it may not have printed; check the printer, then retry',
+      updatedAt: app.now().toISOString(),
+    })
+    .where(inArray(printJobs.status, ['queued', 'printing']))
+    .run();
+}

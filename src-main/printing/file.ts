@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PrintError, type PrintDriver } from './driver';
+
+/** Letters, digits, dot, dash and underscore: safe in any file system and in a watcher's pattern. */
+export function safeFileStem(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 200);
+}
+
+/**
+ * Writes the document into a folder another program watches (hot-folder integrations):
+ * `<reference>-<documentId>.<pdf|zpl>`, one more file `…-2`, `…-3` per extra copy. Each file is
+ * written under a hidden temporary name and renamed, so a watcher never picks up half a label.
+ */
+export function fileDriver(): PrintDriver {
+  return {
+    async print(content, request) {
+      const folder = request.target;
+      // A missing folder (an unmounted share) is an error, not something to create behind the user's back.
+      const info = await stat(folder).catch(() => null);
+      if (!info) throw new PrintError('not_found', `Folder '${folder}' does not exist on this computer; create it or change the printer's folder`);
+      if (!info.isDirectory()) throw new PrintError('not_found', `'${folder}' is a file, not a folder; change the printer's folder`);
+      const stem = safeFileStem(request.jobName);
+      for (let copy = 1; copy <= request.copies; copy++) {
+        const name = `${stem}${copy > 1 ? `-${copy}` : ''}.${request.format}`;
+        const temporary = join(folder, `.${name}.${randomBytes(4).toString('hex')}.tmp`);
+        try {
+          await writeFile(temporary, content, { flag: 'wx' });
+          await rename(temporary, join(folder, name));
+        } catch (error) {
+          await rm(temporary, { force: true });
+          const code = (error as NodeJS.ErrnoException).code;
+          const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
+          throw new PrintError('failed', `Could not write ${name} into '${folder}': ${why}`);
+        }
+      }
+    },
+  };
+}
