@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Plain-language validation messages for every schema (imported once, here, by all of them).
+import '../validationMessages';
 
 /** Text fields are bounded (decisions §1 "Sizes"). */
 export const MAX_TEXT = 1000;

@@ -32,7 +32,8 @@ export const senderAddressCreateBody = z.strictObject({
   phone: text().optional(),
   countryCode: countryCode(),
   state: text().optional(),
-  email: email().optional(),
+  /** '' clears it: an address without an email. */
+  email: z.union([email(), z.literal('')]).optional(),
   customs: customsSchema.optional(),
 });
 export type SenderAddressInput = z.infer<typeof senderAddressCreateBody>;

@@ -89,6 +89,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, index: number, row: T, id: string) => {
+    // Keys typed on a button or field inside the row belong to that control, not to the row.
+    if (event.target !== event.currentTarget) return;
     if (event.key === 'ArrowDown') focusRow(index + 1);
     else if (event.key === 'ArrowUp') focusRow(index - 1);
     else if (event.key === 'Home') focusRow(0);
@@ -103,6 +105,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   return (
     <div className="data-table">
+      {(props.toolbar || props.onColumnVisibilityChange) && (
       <div className="table-toolbar">
         {props.toolbar}
         {props.onColumnVisibilityChange && (
@@ -123,6 +126,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           </details>
         )}
       </div>
+      )}
       <div className="table-viewport" ref={viewport} style={{ maxHeight: VIEWPORT_ROWS * ROW_HEIGHT + 40 }} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
         <table aria-label={props.label} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
           <thead>

@@ -10,7 +10,12 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // showModal() focuses the first focusable element, the close button; start in the form instead.
+      const first = dialog.querySelector<HTMLElement>('[autofocus], .dialog-body input:not([type=hidden]), .dialog-body select, .dialog-body textarea, .dialog-body button');
+      first?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
@@ -21,7 +26,7 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
           ×
         </button>
       </header>
-      {open && children}
+      {open && <div className="dialog-body">{children}</div>}
     </dialog>
   );
 }

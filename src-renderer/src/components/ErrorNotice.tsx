@@ -31,14 +31,33 @@ export interface DescribedError {
   detail: string;
   code: string;
   carrierErrors: { code: string; message: string }[];
+  /** Field problems of a VALIDATION_FAILED answer, as "Postal code (receiver): Required". */
+  fieldProblems: string[];
+}
+
+/** `body.parties.1.postalCode` → "parties 2 › postal code". */
+export function fieldLabel(path: string): string {
+  return path
+    .replace(/^(body|query|params)\.?/, '')
+    .split('.')
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()))
+    .join(' › ');
 }
 
 export function describeError(error: unknown): DescribedError {
   if (error instanceof ApiError) {
-    return { summary: plainWords[error.code] ?? 'That did not work.', detail: error.message, code: error.code, carrierErrors: error.errors ?? [] };
+    const fieldProblems = (error.details ?? []).map((detail) => `${fieldLabel(detail.path) || 'request'}: ${detail.message}`);
+    return {
+      summary: plainWords[error.code] ?? 'That did not work.',
+      // For field problems the list says it better than the server's one-line summary.
+      detail: fieldProblems.length ? '' : error.message,
+      code: error.code,
+      carrierErrors: error.errors ?? [],
+      fieldProblems,
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { summary: 'Shipdesk cannot be reached.', detail: message, code: 'NETWORK', carrierErrors: [] };
+  return { summary: 'Shipdesk cannot be reached.', detail: message, code: 'NETWORK', carrierErrors: [], fieldProblems: [] };
 }
 
 /** An error as a warehouse user reads it, with the code at hand for support. */
@@ -48,7 +67,14 @@ export function ErrorNotice({ error, title }: { error: unknown; title?: string }
   return (
     <div role="alert" className="error-notice">
       <strong>{title ?? described.summary}</strong>
-      <p>{described.detail}</p>
+      {described.detail && <p>{described.detail}</p>}
+      {described.fieldProblems.length > 0 && (
+        <ul>
+          {described.fieldProblems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
       {described.carrierErrors.length > 0 && (
         <ul>
           {described.carrierErrors.map((item) => (

@@ -1,3 +1,21 @@
 import type { Screen } from '../../app/screens';
+import { ApiTokensScreen } from './ApiTokensScreen';
+import { CarriersScreen } from './CarriersScreen';
+import { OrganizationScreen } from './OrganizationScreen';
+import { PrintersScreen } from './PrintersScreen';
+import { SenderAddressesScreen } from './SenderAddressesScreen';
+import { ShippingRulesScreen } from './ShippingRulesScreen';
+import { UsageScreen } from './UsageScreen';
+import { WebhooksScreen } from './WebhooksScreen';
 
-export const settingsScreens: Screen[] = [];
+/** In the order they are set up: an address, a carrier, rules, printers; then the rest. */
+export const settingsScreens: Screen[] = [
+  { path: '/settings/sender-addresses', title: 'Sender addresses', nav: { label: 'Sender addresses', section: 'Settings' }, render: () => <SenderAddressesScreen /> },
+  { path: '/settings/carriers', title: 'Carriers', nav: { label: 'Carriers', section: 'Settings' }, render: () => <CarriersScreen /> },
+  { path: '/settings/shipping-rules', title: 'Shipping rules', nav: { label: 'Shipping rules', section: 'Settings' }, render: () => <ShippingRulesScreen /> },
+  { path: '/settings/printers', title: 'Printers', nav: { label: 'Printers', section: 'Settings' }, render: () => <PrintersScreen /> },
+  { path: '/settings/api-tokens', title: 'API tokens', nav: { label: 'API tokens', section: 'Settings' }, render: () => <ApiTokensScreen /> },
+  { path: '/settings/webhooks', title: 'Webhooks', nav: { label: 'Webhooks', section: 'Settings' }, render: () => <WebhooksScreen /> },
+  { path: '/settings/organization', title: 'Organization', nav: { label: 'Organization', section: 'Settings' }, render: () => <OrganizationScreen /> },
+  { path: '/settings/usage', title: 'Usage', nav: { label: 'Usage', section: 'Settings' }, render: () => <UsageScreen /> },
+];

@@ -1,3 +1,20 @@
 import type { Screen } from '../../app/screens';
+import { ShipmentsScreen } from './ShipmentsScreen';
+import { ShipmentDetailScreen } from './ShipmentDetailScreen';
+import { EditShipmentScreen, NewShipmentScreen } from './form/ShipmentFormScreen';
 
-export const shipmentScreens: Screen[] = [];
+/** First match wins: `/shipments/new` before `/shipments/:shipmentId`. */
+export const shipmentScreens: Screen[] = [
+  { path: '/shipments', title: 'Shipments', nav: { label: 'Shipments', section: 'Work', key: 's' }, render: () => <ShipmentsScreen /> },
+  { path: '/shipments/new', title: 'New shipment', render: () => <NewShipmentScreen /> },
+  {
+    path: '/shipments/:shipmentId/edit',
+    title: 'Edit shipment',
+    render: ({ shipmentId = '' }) => <EditShipmentScreen key={shipmentId} shipmentId={shipmentId} />,
+  },
+  {
+    path: '/shipments/:shipmentId',
+    title: 'Shipment',
+    render: ({ shipmentId = '' }) => <ShipmentDetailScreen key={shipmentId} shipmentId={shipmentId} />,
+  },
+];

@@ -1,0 +1,117 @@
+import { useId } from 'react';
+import { client, useLoad } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Field } from '../../components/forms';
+
+/** A carrier, one of its products and the product's services, as chosen by hand. `carrierId: ''` is "no choice". */
+export interface CarrierChoice {
+  carrierId: string;
+  productId: string;
+  services: string[];
+}
+
+export const noCarrierChoice: CarrierChoice = { carrierId: '', productId: '', services: [] };
+
+/** What is missing before the choice can be sent, in words; null when complete (or when nothing was chosen). */
+export function carrierChoiceProblem(choice: CarrierChoice): string | null {
+  return choice.carrierId && !choice.productId ? 'Choose a product for the chosen carrier.' : null;
+}
+
+/** The choice as the split, batch split and order-shipment bodies take it; nothing when no carrier was chosen. */
+export function carrierChoiceBody(choice: CarrierChoice): { carrierId?: string; productId?: string; services?: string[] } {
+  if (!choice.carrierId || !choice.productId) return {};
+  return { carrierId: choice.carrierId, productId: choice.productId, services: choice.services };
+}
+
+/** The organization's configured carriers (one page holds them: plans allow far fewer than 100). */
+export function useCarriers() {
+  const orgId = useOrgId();
+  return useLoad(() => client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }), `carriers:${orgId}`);
+}
+
+/**
+ * Carrier, product and services. With `keepLabel` the empty choice means "keep what the shipment
+ * has" (split); without it a carrier is asked for. Products are filtered to the shipment's direction.
+ */
+export function CarrierPicker({
+  value,
+  onChange,
+  keepLabel,
+  direction = 'outbound',
+  errors = {},
+}: {
+  value: CarrierChoice;
+  onChange: (next: CarrierChoice) => void;
+  keepLabel?: string;
+  direction?: 'outbound' | 'inbound';
+  errors?: Record<string, string>;
+}) {
+  const orgId = useOrgId();
+  const servicesId = useId();
+  const carriers = useCarriers();
+  const products = useLoad(
+    () => (value.carrierId ? client.call('carriers.products', { params: { orgId, carrierId: value.carrierId } }) : Promise.resolve([])),
+    `products:${orgId}:${value.carrierId}`,
+  );
+  const offered = (products.data ?? []).filter((product) => product.type === direction);
+  const product = offered.find((candidate) => candidate.productId === value.productId);
+
+  const toggleService = (serviceId: string) =>
+    onChange({
+      ...value,
+      services: value.services.includes(serviceId) ? value.services.filter((id) => id !== serviceId) : [...value.services, serviceId],
+    });
+
+  return (
+    <div className="carrier-picker">
+      <div className="form-grid">
+        <Field label="Carrier" error={errors.carrierId}>
+          <select value={value.carrierId} onChange={(event) => onChange({ carrierId: event.target.value, productId: '', services: [] })}>
+            <option value="">{keepLabel ?? 'Choose a carrier…'}</option>
+            {carriers.data?.data.map((carrier) => (
+              <option key={carrier.id} value={carrier.id}>
+                {carrier.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Product" error={errors.productId}>
+          <select
+            value={value.productId}
+            disabled={!value.carrierId}
+            onChange={(event) => {
+              const next = offered.find((candidate) => candidate.productId === event.target.value);
+              // Services the new product does not offer are dropped rather than sent and refused.
+              const allowed = new Set(next?.services.map((service) => service.serviceId));
+              onChange({ ...value, productId: event.target.value, services: value.services.filter((id) => allowed.has(id)) });
+            }}
+          >
+            <option value="">{value.carrierId ? 'Choose a product…' : 'Choose a carrier first'}</option>
+            {offered.map((candidate) => (
+              <option key={candidate.productId} value={candidate.productId}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      {product && product.services.length > 0 && (
+        <fieldset aria-describedby={errors.services ? `${servicesId}-error` : undefined}>
+          <legend>Services</legend>
+          {product.services.map((service) => (
+            <label key={service.serviceId} className="check">
+              <input type="checkbox" checked={value.services.includes(service.serviceId)} onChange={() => toggleService(service.serviceId)} /> {service.name}
+            </label>
+          ))}
+          {errors.services && (
+            <small id={`${servicesId}-error`} className="field-error">
+              {errors.services}
+            </small>
+          )}
+        </fieldset>
+      )}
+      <ErrorNotice error={carriers.error ?? products.error} title="The carriers could not be loaded" />
+    </div>
+  );
+}

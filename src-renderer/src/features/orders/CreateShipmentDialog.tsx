@@ -1,0 +1,90 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { OrderDetail } from '../../../../src-shared/schemas/order';
+import { client } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { navigate } from '../../app/router';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Field, FormActions, fieldErrors } from '../../components/forms';
+import { useFocusWhenOpen } from './focus';
+import { CarrierPicker, carrierChoiceBody, carrierChoiceProblem, noCarrierChoice, type CarrierChoice } from './CarrierPicker';
+
+type Mode = 'rule' | 'carrier';
+
+/**
+ * A shipment from the order: by its shipping rule (or the best matching one), or with a carrier and
+ * product chosen by hand. The choices live here, outside the dialog's body, so a refusal or closing
+ * the dialog keeps them.
+ */
+export function CreateShipmentDialog({ order, open, onClose }: { order: OrderDetail; open: boolean; onClose: () => void }) {
+  const orgId = useOrgId();
+  const [mode, setMode] = useState<Mode>('rule');
+  const [carrier, setCarrier] = useState<CarrierChoice>(noCarrierChoice);
+  const [reference, setReference] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const problemId = useId();
+  const firstField = useFocusWhenOpen<HTMLFieldSetElement>(open);
+  const errors = fieldErrors(error);
+  const problem = mode === 'carrier' ? (carrier.carrierId ? carrierChoiceProblem(carrier) : 'Choose a carrier and a product.') : null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (problem) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { ...(mode === 'carrier' ? carrierChoiceBody(carrier) : {}), reference: reference.trim() || undefined };
+      const shipment = await client.call('orders.createShipment', { params: { orgId, orderId: order.id }, body });
+      setReference('');
+      onClose();
+      navigate(`/shipments/${shipment.id}`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // An old refusal is not shown again on the next opening; the choices are.
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+
+  return (
+    <Dialog title={`Create shipment for order ${order.orderNumber}`} open={open} onClose={close}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <fieldset ref={firstField}>
+          <legend>Carrier</legend>
+          <label className="check">
+            <input type="radio" name="shipment-mode" checked={mode === 'rule'} onChange={() => setMode('rule')} />{' '}
+            {order.shippingRule ? `By the order’s shipping rule “${order.shippingRule.name}”` : 'By the best matching shipping rule'}
+          </label>
+          <label className="check">
+            <input type="radio" name="shipment-mode" checked={mode === 'carrier'} onChange={() => setMode('carrier')} /> Choose carrier and product
+          </label>
+        </fieldset>
+        {mode === 'carrier' && <CarrierPicker value={carrier} onChange={setCarrier} errors={errors} />}
+        <Field label="Reference (optional)" error={errors.reference} hint="Left empty, the next number is used (SHP-…).">
+          <input value={reference} onChange={(event) => setReference(event.target.value)} autoComplete="off" />
+        </Field>
+        <p className="muted">The shipment takes every line still to be shipped, addressed to the order’s shipping address.</p>
+        <ErrorNotice error={error} />
+        <FormActions>
+          <button type="button" onClick={close}>
+            Close
+          </button>
+          <button type="submit" className="primary" disabled={busy || Boolean(problem)} aria-describedby={problem ? problemId : undefined}>
+            {busy ? 'Creating…' : 'Create shipment'}
+          </button>
+        </FormActions>
+        {problem && (
+          <p id={problemId} className="muted">
+            {problem}
+          </p>
+        )}
+      </form>
+    </Dialog>
+  );
+}

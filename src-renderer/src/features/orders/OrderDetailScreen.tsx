@@ -1,0 +1,242 @@
+import { useState } from 'react';
+import type { OrderDetail } from '../../../../src-shared/schemas/order';
+import { client, useLoad } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { formatDateTime, formatWeight } from '../../lib/format';
+import { Link } from '../../app/router';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useCarriers } from './CarrierPicker';
+import { CreateShipmentDialog } from './CreateShipmentDialog';
+import { CancelOrderDialog } from './CancelOrderDialog';
+import { formatMoney } from './money';
+
+/** `/orders/:orderId`: the order, its lines and shipments, and the way to a new shipment. */
+export function OrderDetailScreen({ orderId }: { orderId: string }) {
+  const orgId = useOrgId();
+  const order = useLoad(() => client.call('orders.get', { params: { orgId, orderId } }), `${orgId}:${orderId}`);
+  const [dialog, setDialog] = useState<'shipment' | 'cancel' | null>(null);
+
+  if (!order.data) {
+    return (
+      <section>
+        <p>
+          <Link to="/orders">← Orders</Link>
+        </p>
+        {order.error ? <ErrorNotice error={order.error} /> : <p className="loading">Loading the order…</p>}
+      </section>
+    );
+  }
+  const data = order.data;
+  const closed = data.status === 'cancelled' || data.status === 'fulfilled';
+
+  return (
+    <section aria-labelledby="order-title" className="order-detail">
+      <p>
+        <Link to="/orders">← Orders</Link>
+      </p>
+      <header className="page-header">
+        <h1 id="order-title">
+          Order {data.orderNumber} <StatusBadge status={data.status} />
+        </h1>
+        <div className="actions">
+          <button type="button" className="primary" onClick={() => setDialog('shipment')} disabled={data.status === 'cancelled'}>
+            Create shipment
+          </button>
+          <button type="button" className="danger" onClick={() => setDialog('cancel')} disabled={closed}>
+            Cancel order
+          </button>
+        </div>
+      </header>
+      {/* A failed reload keeps the order on screen and says so. */}
+      <ErrorNotice error={order.error} title="The order could not be refreshed" />
+
+      <div className="grid-2">
+        <OrderFacts order={data} />
+        <AddressCard order={data} />
+      </div>
+      <OrderLines order={data} />
+      <RuleCard order={data} />
+      <OrderShipments order={data} />
+      {data.notes && (
+        <div className="card">
+          <h2>Notes</h2>
+          <p className="pre-line">{data.notes}</p>
+        </div>
+      )}
+
+      <CreateShipmentDialog order={data} open={dialog === 'shipment'} onClose={() => setDialog(null)} />
+      <CancelOrderDialog order={data} open={dialog === 'cancel'} onClose={() => setDialog(null)} onCancelled={order.reload} />
+    </section>
+  );
+}
+
+function OrderFacts({ order }: { order: OrderDetail }) {
+  return (
+    <div className="card">
+      <h2>Customer</h2>
+      <dl className="facts">
+        <dt>Name</dt>
+        <dd>{order.customerName ?? '—'}</dd>
+        <dt>Email</dt>
+        <dd>{order.customerEmail ?? '—'}</dd>
+        <dt>Channel</dt>
+        <dd>
+          {order.orderChannel.name} ({order.orderChannel.type})
+        </dd>
+        {order.externalId && (
+          <>
+            <dt>External id</dt>
+            <dd>{order.externalId}</dd>
+          </>
+        )}
+        <dt>Total</dt>
+        <dd>{formatMoney(order.totalAmount, order.currency)}</dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(order.createdAt)}</dd>
+        <dt>Updated</dt>
+        <dd>{formatDateTime(order.updatedAt)}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function AddressCard({ order }: { order: OrderDetail }) {
+  const address = order.shippingAddress;
+  return (
+    <div className="card">
+      <h2>Shipping address</h2>
+      {address ? (
+        <address>
+          {[address.name, address.company, address.attention && `Att. ${address.attention}`, address.address1, address.address2, `${address.postalCode} ${address.city}`, address.province, address.countryCode]
+            .filter(Boolean)
+            .map((part, index) => (
+              <span key={index} className="address-line">
+                {part}
+              </span>
+            ))}
+          {address.phone && <span className="address-line">Phone {address.phone}</span>}
+          {address.email && <span className="address-line">{address.email}</span>}
+        </address>
+      ) : (
+        <p className="muted">No shipping address: a shipment needs a receiver, so add one before shipping.</p>
+      )}
+    </div>
+  );
+}
+
+function OrderLines({ order }: { order: OrderDetail }) {
+  return (
+    <div className="card">
+      <h2>Lines</h2>
+      <div className="table-scroll">
+        <table className="plain">
+          <caption className="visually-hidden">Order lines</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">SKU</th>
+              <th scope="col" className="numeric">
+                Quantity
+              </th>
+              <th scope="col" className="numeric">
+                Weight per unit
+              </th>
+              <th scope="col" className="numeric">
+                Unit price
+              </th>
+              <th scope="col">HS code</th>
+              <th scope="col">Origin</th>
+              <th scope="col">Ships</th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.orderLines.map((line) => (
+              <tr key={line.id}>
+                <td>{line.name}</td>
+                <td>{line.sku ?? '—'}</td>
+                <td className="numeric">{line.quantity}</td>
+                <td className="numeric">{line.weight === null ? '—' : formatWeight(line.weight, line.weightUnit ?? 'kg')}</td>
+                <td className="numeric">{formatMoney(line.unitPrice, line.currency)}</td>
+                <td>{line.hsCode ?? '—'}</td>
+                <td>{line.countryOfOrigin ?? '—'}</td>
+                <td>{line.requiresShipping ? 'Yes' : 'No'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+function RuleCard({ order }: { order: OrderDetail }) {
+  const rule = order.shippingRule;
+  const carriers = useCarriers();
+  return (
+    <div className="card">
+      <h2>Shipping rule</h2>
+      {rule ? (
+        <dl className="facts">
+          <dt>Rule</dt>
+          <dd>{rule.name}</dd>
+          <dt>Carrier</dt>
+          <dd>
+            {carriers.data?.data.find((carrier) => carrier.id === rule.carrierId)?.name ?? rule.carrierId} · {rule.productId}
+          </dd>
+          <dt>Services</dt>
+          <dd>{rule.services.length ? rule.services.join(', ') : 'None'}</dd>
+        </dl>
+      ) : (
+        <p className="muted">No rule is set on this order: a shipment made “by rule” uses the cheapest shipping rule that matches the address and weight.</p>
+      )}
+    </div>
+  );
+}
+
+function OrderShipments({ order }: { order: OrderDetail }) {
+  const carriers = useCarriers();
+  const carrierName = (id: string) => carriers.data?.data.find((carrier) => carrier.id === id)?.name ?? id;
+  return (
+    <div className="card">
+      <h2>Shipments</h2>
+      {order.shipments.length === 0 ? (
+        <p className="muted">No shipments yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="plain">
+            <caption className="visually-hidden">Shipments of this order</caption>
+            <thead>
+              <tr>
+                <th scope="col">Reference</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+                <th scope="col">Carrier</th>
+                <th scope="col">Tracking</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.shipments.map((shipment) => (
+                <tr key={shipment.id}>
+                  <td>
+                    <Link to={`/shipments/${shipment.id}`}>{shipment.reference}</Link>
+                  </td>
+                  <td>{shipment.type === 'inbound' ? 'Inbound' : 'Outbound'}</td>
+                  <td>
+                    <StatusBadge status={shipment.status} />
+                  </td>
+                  <td>
+                    {carrierName(shipment.carrierSettings.carrierId)} · {shipment.carrierSettings.productId}
+                  </td>
+                  <td>{shipment.tracking?.number ?? '—'}</td>
+                  <td>{formatDateTime(shipment.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

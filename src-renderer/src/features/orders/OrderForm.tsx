@@ -1,0 +1,259 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { OrderChannel } from '../../../../src-shared/schemas/orderChannel';
+import { weightUnits } from '../../../../src-shared/schemas/shipment';
+import { client } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { navigate } from '../../app/router';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Field, FormActions, fieldErrors } from '../../components/forms';
+import { emptyLine, missingFields, orderBody, orderTotal, useOrderDraft, type AddressDraft, type LineDraft, type OrderDraft } from './orderDraft';
+import { formatMoney } from './money';
+import { useFocusWhenOpen } from './focus';
+
+const upper = (value: string) => value.toUpperCase();
+
+/** "New order": a manual order with its address and lines; what is typed survives closing and failures. */
+export function NewOrderDialog({ open, onClose, channels }: { open: boolean; onClose: () => void; channels: OrderChannel[] }) {
+  return (
+    <Dialog title="New order" open={open} onClose={onClose} wide>
+      <OrderForm channels={channels} onCancel={onClose} />
+    </Dialog>
+  );
+}
+
+function OrderForm({ channels, onCancel }: { channels: OrderChannel[]; onCancel: () => void }) {
+  const orgId = useOrgId();
+  const { draft, change, clear } = useOrderDraft();
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  // Shown once a save was tried, then kept up to date as the fields are filled in.
+  const [tried, setTried] = useState(false);
+  const errors = { ...fieldErrors(error), ...(tried ? missingFields(draft) : {}) };
+  // Manual channels first: that is where hand-made orders belong.
+  const sortedChannels = [...channels].sort((a, b) => Number(b.type === 'manual') - Number(a.type === 'manual'));
+  const orderChannelId = draft.orderChannelId || sortedChannels[0]?.id || '';
+  const total = orderTotal(draft.lines);
+  const firstField = useFocusWhenOpen<HTMLInputElement>(true);
+  const form = useRef<HTMLFormElement>(null);
+  const addLineButton = useRef<HTMLButtonElement>(null);
+  const [addedLine, setAddedLine] = useState<number | null>(null);
+
+  const set = <K extends keyof OrderDraft>(key: K, value: OrderDraft[K]) => change((current) => ({ ...current, [key]: value }));
+  const setAddress = (key: keyof AddressDraft, value: string) => change((current) => ({ ...current, address: { ...current.address, [key]: value } }));
+  const setLine = (index: number, patch: Partial<LineDraft>) =>
+    change((current) => ({ ...current, lines: current.lines.map((line, i) => (i === index ? { ...line, ...patch } : line)) }));
+
+  const focusFirstProblem = () =>
+    // To the first field in question, else to the message: the form is taller than the dialog.
+    requestAnimationFrame(() => {
+      const invalid = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+      if (invalid) invalid.focus();
+      else form.current?.querySelector('[role="alert"]')?.scrollIntoView({ block: 'nearest' });
+    });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (Object.keys(missingFields(draft)).length) {
+      focusFirstProblem();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const order = await client.call('orders.create', { params: { orgId }, body: orderBody(draft, orderChannelId) });
+      clear();
+      onCancel();
+      navigate(`/orders/${order.id}`);
+    } catch (caught) {
+      setError(caught);
+      focusFirstProblem();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (channels.length === 0) {
+    return <p className="notice">Orders belong to an order channel. Add one (for example a “manual” channel) under Settings first.</p>;
+  }
+
+  const addressField = (key: keyof AddressDraft, label: string, extra: { required?: boolean; type?: string; transform?: (value: string) => string; maxLength?: number } = {}) => (
+    <Field label={label} error={errors[`shippingAddress.${key}`]}>
+      <input
+        type={extra.type ?? 'text'}
+        value={draft.address[key]}
+        required={extra.required}
+        maxLength={extra.maxLength}
+        onChange={(event) => setAddress(key, (extra.transform ?? String)(event.target.value))}
+      />
+    </Field>
+  );
+
+  return (
+    <form ref={form} className="order-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New order">
+      <div className="form-grid">
+        <Field label="Order channel" error={errors.orderChannelId}>
+          <select value={orderChannelId} onChange={(event) => set('orderChannelId', event.target.value)} required>
+            {sortedChannels.map((channel) => (
+              <option key={channel.id} value={channel.id}>
+                {channel.name} ({channel.type})
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Order number" error={errors.orderNumber}>
+          <input value={draft.orderNumber} onChange={(event) => set('orderNumber', event.target.value)} required ref={firstField} />
+        </Field>
+        <Field label="Customer name" error={errors.customerName}>
+          <input value={draft.customerName} onChange={(event) => set('customerName', event.target.value)} autoComplete="off" />
+        </Field>
+        <Field label="Customer email" error={errors.customerEmail}>
+          <input type="email" value={draft.customerEmail} onChange={(event) => set('customerEmail', event.target.value)} autoComplete="off" />
+        </Field>
+      </div>
+
+      <fieldset>
+        <legend>Shipping address</legend>
+        <div className="form-grid">
+          {addressField('name', 'Name', { required: true })}
+          {addressField('company', 'Company')}
+          {addressField('attention', 'Attention')}
+          {addressField('address1', 'Address', { required: true })}
+          {addressField('address2', 'Address, second line')}
+          {addressField('postalCode', 'Postal code', { required: true })}
+          {addressField('city', 'City', { required: true })}
+          {addressField('countryCode', 'Country code (e.g. DK)', { required: true, transform: upper, maxLength: 2 })}
+          {addressField('phone', 'Phone', { type: 'tel' })}
+          {addressField('email', 'Email', { type: 'email' })}
+        </div>
+      </fieldset>
+
+      {draft.lines.map((line, index) => (
+        <LineFields
+          key={line.key}
+          line={line}
+          index={index}
+          errors={errors}
+          focusName={line.key === addedLine}
+          onChange={(patch) => setLine(index, patch)}
+          onRemove={
+            draft.lines.length > 1
+              ? () => {
+                  change((current) => ({ ...current, lines: current.lines.filter((_, i) => i !== index) }));
+                  // The button that had focus is gone with its line.
+                  addLineButton.current?.focus();
+                }
+              : undefined
+          }
+        />
+      ))}
+      <div className="actions">
+        <button
+          type="button"
+          ref={addLineButton}
+          onClick={() => {
+            const line = emptyLine(draft.lines.at(-1)?.currency);
+            change((current) => ({ ...current, lines: [...current.lines, line] }));
+            setAddedLine(line.key);
+          }}
+        >
+          Add line
+        </button>
+        <span className="muted" aria-live="polite">
+          {draft.lines.length} {draft.lines.length === 1 ? 'line' : 'lines'}
+          {total ? ` · total ${formatMoney(total.amount, total.currency)}` : ''}
+        </span>
+      </div>
+
+      <Field label="Notes" error={errors.notes}>
+        <textarea rows={2} value={draft.notes} onChange={(event) => set('notes', event.target.value)} />
+      </Field>
+
+      <ErrorNotice error={error} />
+      <FormActions>
+        <button type="button" onClick={onCancel}>
+          Close
+        </button>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Create order'}
+        </button>
+      </FormActions>
+    </form>
+  );
+}
+
+function LineFields({
+  line,
+  index,
+  errors,
+  focusName,
+  onChange,
+  onRemove,
+}: {
+  line: LineDraft;
+  index: number;
+  errors: Record<string, string>;
+  focusName: boolean;
+  onChange: (patch: Partial<LineDraft>) => void;
+  onRemove: (() => void) | undefined;
+}) {
+  const error = (key: string) => errors[`orderLines.${index}.${key}`];
+  const name = useRef<HTMLInputElement>(null);
+  // A line just added gets focus, so the keyboard carries on typing into it.
+  useEffect(() => {
+    if (focusName) name.current?.focus();
+  }, [focusName]);
+  return (
+    <fieldset className="order-line">
+      <legend>Line {index + 1}</legend>
+      <div className="form-grid">
+        <Field label="Name" error={error('name')}>
+          <input ref={name} value={line.name} onChange={(event) => onChange({ name: event.target.value })} required />
+        </Field>
+        <Field label="SKU" error={error('sku')}>
+          <input value={line.sku} onChange={(event) => onChange({ sku: event.target.value })} />
+        </Field>
+        <Field label="Quantity" error={error('quantity')}>
+          <input type="number" min={1} step={1} inputMode="numeric" value={line.quantity} onChange={(event) => onChange({ quantity: event.target.value })} required />
+        </Field>
+        <div className="field-pair">
+          <Field label="Weight per unit" error={error('weight')}>
+            <input type="number" min={0} step="any" inputMode="decimal" value={line.weight} onChange={(event) => onChange({ weight: event.target.value })} />
+          </Field>
+          <Field label="Weight unit" error={error('weightUnit')}>
+            <select value={line.weightUnit} onChange={(event) => onChange({ weightUnit: event.target.value as LineDraft['weightUnit'] })}>
+              {weightUnits.map((unit) => (
+                <option key={unit} value={unit}>
+                  {unit}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <Field label="Unit price" error={error('unitPrice')}>
+          <input type="number" min={0} step="any" inputMode="decimal" value={line.unitPrice} onChange={(event) => onChange({ unitPrice: event.target.value })} />
+        </Field>
+        <Field label="Currency (e.g. DKK)" error={error('currency')}>
+          <input value={line.currency} maxLength={3} onChange={(event) => onChange({ currency: upper(event.target.value) })} />
+        </Field>
+        <Field label="HS code" error={error('hsCode')}>
+          <input value={line.hsCode} onChange={(event) => onChange({ hsCode: event.target.value })} />
+        </Field>
+        <Field label="Country of origin" error={error('countryOfOrigin')}>
+          <input value={line.countryOfOrigin} maxLength={2} onChange={(event) => onChange({ countryOfOrigin: upper(event.target.value) })} />
+        </Field>
+      </div>
+      <div className="actions">
+        <label className="check">
+          <input type="checkbox" checked={line.requiresShipping} onChange={(event) => onChange({ requiresShipping: event.target.checked })} /> Requires shipping
+        </label>
+        {onRemove && (
+          <button type="button" className="danger" onClick={onRemove} aria-label={`Remove line ${index + 1}`}>
+            Remove line
+          </button>
+        )}
+      </div>
+    </fieldset>
+  );
+}

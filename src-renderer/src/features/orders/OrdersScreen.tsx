@@ -1,0 +1,138 @@
+import { cloneElement, useEffect, useId, useState, type ReactElement } from 'react';
+import { createColumnHelper } from '@tanstack/react-table';
+import { orderStatuses, type OrderSummary } from '../../../../src-shared/schemas/order';
+import { client, useLoad } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { formatDateTime, humanize } from '../../lib/format';
+import { Link, navigate } from '../../app/router';
+import { DataTable } from '../../components/DataTable';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useOrderList } from './listState';
+import { formatMoney } from './money';
+import { NewOrderDialog } from './OrderForm';
+
+const PAGE_SIZE = 50;
+const SEARCH_DELAY_MS = 300;
+
+const column = createColumnHelper<OrderSummary>();
+const columns = [
+  column.accessor('orderNumber', {
+    header: 'Order',
+    enableHiding: false,
+    // The row itself is the keyboard stop (Enter opens it); the link is for the mouse.
+    cell: (info) => (
+      <Link to={`/orders/${info.row.original.id}`} tabIndex={-1}>
+        {info.getValue()}
+      </Link>
+    ),
+  }),
+  column.accessor('status', { header: 'Status', cell: (info) => <StatusBadge status={info.getValue()} /> }),
+  column.accessor('customerName', { header: 'Customer', cell: (info) => info.getValue() ?? '—' }),
+  column.accessor('customerEmail', { header: 'Email', cell: (info) => info.getValue() ?? '—' }),
+  column.accessor((order) => order.orderChannel.name, { id: 'channel', header: 'Channel' }),
+  column.accessor('shipmentCount', { header: 'Shipments' }),
+  column.accessor('totalAmount', { header: 'Total', cell: (info) => formatMoney(info.getValue(), info.row.original.currency) }),
+  column.accessor('createdAt', { header: 'Created', cell: (info) => formatDateTime(info.getValue()) }),
+];
+
+/** `/orders`: every order of the organization, filtered on the server, newest first. */
+export function OrdersScreen() {
+  const orgId = useOrgId();
+  const list = useOrderList();
+  const [creating, setCreating] = useState(false);
+  const channels = useLoad(() => client.call('orderChannels.list', { params: { orgId }, query: { limit: 100 } }), `channels:${orgId}`);
+
+  const query = {
+    page: list.page,
+    limit: PAGE_SIZE,
+    status: list.status || undefined,
+    orderChannelId: list.orderChannelId || undefined,
+    search: list.search.trim().slice(0, 200) || undefined,
+  };
+  const orders = useLoad(() => client.call('orders.list', { params: { orgId }, query }), `${orgId}:${JSON.stringify(query)}`);
+
+  // The search follows typing after a pause; Enter (or a scanner's end of scan) applies it at once.
+  const { searchText, search, update } = list;
+  useEffect(() => {
+    if (searchText === search) return;
+    const timer = setTimeout(() => update({ search: searchText, page: 1 }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [searchText, search, update]);
+
+  return (
+    <section aria-labelledby="orders-title">
+      <header className="page-header">
+        <h1 id="orders-title">Orders</h1>
+        <div className="actions">
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New order
+          </button>
+        </div>
+      </header>
+      <ErrorNotice error={orders.error} />
+      <DataTable
+        label="Orders"
+        columns={columns}
+        rows={orders.data?.data ?? []}
+        getRowId={(order) => order.id}
+        total={orders.data?.total ?? 0}
+        page={list.page}
+        limit={PAGE_SIZE}
+        onPageChange={(page) => list.update({ page })}
+        columnVisibility={list.columnVisibility}
+        onColumnVisibilityChange={(columnVisibility) => list.update({ columnVisibility })}
+        onOpen={(order) => navigate(`/orders/${order.id}`)}
+        loading={orders.loading}
+        empty={list.search || list.status || list.orderChannelId ? 'No order matches these filters.' : 'No orders yet. Import them from a channel, or make one with “New order”.'}
+        toolbar={
+          <>
+            <ToolbarField label="Search">
+              <input
+                type="search"
+                value={list.searchText}
+                placeholder="Order number or customer"
+                onChange={(event) => list.update({ searchText: event.target.value })}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') list.update({ search: list.searchText, page: 1 });
+                }}
+              />
+            </ToolbarField>
+            <ToolbarField label="Status">
+              <select value={list.status} onChange={(event) => list.update({ status: event.target.value as typeof list.status, page: 1 })}>
+                <option value="">Any status</option>
+                {orderStatuses.map((status) => (
+                  <option key={status} value={status}>
+                    {humanize(status)}
+                  </option>
+                ))}
+              </select>
+            </ToolbarField>
+            <ToolbarField label="Channel">
+              <select value={list.orderChannelId} onChange={(event) => list.update({ orderChannelId: event.target.value, page: 1 })}>
+                <option value="">Any channel</option>
+                {channels.data?.data.map((channel) => (
+                  <option key={channel.id} value={channel.id}>
+                    {channel.name}
+                  </option>
+                ))}
+              </select>
+            </ToolbarField>
+          </>
+        }
+      />
+      <NewOrderDialog open={creating} onClose={() => setCreating(false)} channels={channels.data?.data ?? []} />
+    </section>
+  );
+}
+
+/** A filter with its label beside it; the label is the control's whole accessible name. */
+function ToolbarField({ label, children }: { label: string; children: ReactElement<Record<string, unknown>> }) {
+  const id = useId();
+  return (
+    <div className="toolbar-field">
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, { id })}
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { orgCurrencies, type Organization } from '../../../../src-shared/schemas/org';
+import { Field, FormActions } from '../../components/forms';
+import { client, useLoad } from '../../lib/api';
+import { formatDateTime, humanize } from '../../lib/format';
+import { useOrgId, useSession } from '../../lib/session';
+import { FormError, CheckboxField, CountrySelect, ListError, PageHeader, ReadOnlyNote, emptyToNull, plainFieldErrors, useCanWrite } from './shared';
+
+type OrgDraft = {
+  [K in 'name' | 'slug' | 'description' | 'vatNumber' | 'billingEmail' | 'companyName' | 'addressLine1' | 'addressLine2' | 'city' | 'postalCode' | 'country']: string;
+} & { currency: Organization['currency']; overageEnabled: boolean };
+
+function draftOf(org: Organization): OrgDraft {
+  return {
+    name: org.name,
+    slug: org.slug,
+    description: org.description ?? '',
+    currency: org.currency,
+    vatNumber: org.vatNumber ?? '',
+    billingEmail: org.billingEmail ?? '',
+    companyName: org.companyName ?? '',
+    addressLine1: org.addressLine1 ?? '',
+    addressLine2: org.addressLine2 ?? '',
+    city: org.city ?? '',
+    postalCode: org.postalCode ?? '',
+    country: org.country ?? '',
+    overageEnabled: org.overageEnabled,
+  };
+}
+
+export function OrganizationScreen() {
+  const orgId = useOrgId();
+  const org = useLoad(() => client.call('orgs.get', { params: { id: orgId } }), orgId);
+  return (
+    <div className="settings-screen">
+      <PageHeader title="Organization" />
+      <ListError error={org.error} onRetry={org.reload} />
+      {org.data ? <OrganizationForm key={org.data.id} org={org.data} /> : !org.error && <p className="loading">Loading…</p>}
+    </div>
+  );
+}
+
+/** The draft is made once from the first read: a later reload does not overwrite what is being typed. */
+function OrganizationForm({ org }: { org: Organization }) {
+  const canWrite = useCanWrite('orgs');
+  const [saved, setSaved] = useState<Organization>(org);
+  const [draft, setDraft] = useState<OrgDraft>(() => draftOf(org));
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [savedAt, setSavedAt] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const errors = plainFieldErrors(error);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(draftOf(saved));
+
+  const text = (key: Exclude<keyof OrgDraft, 'currency' | 'overageEnabled'>) => ({
+    value: draft[key],
+    readOnly: !canWrite,
+    onChange: (event: { target: { value: string } }) => {
+      const value = event.target.value;
+      setDraft((current) => ({ ...current, [key]: value }));
+      setSavedAt(null);
+    },
+  });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await client.call('orgs.update', {
+        params: { id: org.id },
+        body: {
+          name: draft.name.trim(),
+          slug: draft.slug.trim(),
+          description: draft.description.trim(),
+          currency: draft.currency,
+          vatNumber: emptyToNull(draft.vatNumber),
+          billingEmail: emptyToNull(draft.billingEmail),
+          companyName: emptyToNull(draft.companyName),
+          addressLine1: emptyToNull(draft.addressLine1),
+          addressLine2: emptyToNull(draft.addressLine2),
+          city: emptyToNull(draft.city),
+          postalCode: emptyToNull(draft.postalCode),
+          country: emptyToNull(draft.country),
+          overageEnabled: draft.overageEnabled,
+        },
+      });
+      setSaved(next);
+      // The sidebar shows the organization's name from the sign-in answer; keep it in step.
+      useSession.setState((state) => (state.login ? { login: { ...state.login, orgs: state.login.orgs.map((item) => (item.id === next.id ? { ...item, name: next.name } : item)) } } : {}));
+      setDraft(draftOf(next));
+      setSavedAt(next.updatedAt);
+    } catch (caught) {
+      setError(caught);
+      requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={form} onSubmit={(event) => void submit(event)} noValidate className="card">
+      {!canWrite && <ReadOnlyNote what="the organization’s details" />}
+      <p className="hint">
+        Plan: <strong>{humanize(saved.plan)}</strong> · created {formatDateTime(saved.createdAt)}
+      </p>
+      <fieldset>
+        <legend>Organization</legend>
+        <div className="form-grid">
+          <Field label="Name (required)" error={errors.name}>
+            <input {...text('name')} />
+          </Field>
+          <Field label="Short name (slug)" error={errors.slug} hint="Lower-case letters, digits and hyphens">
+            <input {...text('slug')} spellCheck={false} />
+          </Field>
+          <Field label="Currency" error={errors.currency} hint="For billing and as the default for shipping prices">
+            <select value={draft.currency} disabled={!canWrite} onChange={(event) => setDraft((current) => ({ ...current, currency: event.target.value as OrgDraft['currency'] }))}>
+              {orgCurrencies.map((currency) => (
+                <option key={currency} value={currency}>
+                  {currency}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <Field label="Description" error={errors.description}>
+          <textarea {...text('description')} rows={2} />
+        </Field>
+      </fieldset>
+      <fieldset>
+        <legend>Company and billing</legend>
+        <div className="form-grid">
+          <Field label="Company name" error={errors.companyName} hint="Printed as the sender on labels">
+            <input {...text('companyName')} autoComplete="organization" />
+          </Field>
+          <Field label="VAT number" error={errors.vatNumber}>
+            <input {...text('vatNumber')} />
+          </Field>
+          <Field label="Billing email" error={errors.billingEmail}>
+            <input type="email" {...text('billingEmail')} autoComplete="email" />
+          </Field>
+          <Field label="Address line 1" error={errors.addressLine1}>
+            <input {...text('addressLine1')} autoComplete="address-line1" />
+          </Field>
+          <Field label="Address line 2" error={errors.addressLine2}>
+            <input {...text('addressLine2')} autoComplete="address-line2" />
+          </Field>
+          <Field label="Postal code" error={errors.postalCode}>
+            <input {...text('postalCode')} autoComplete="postal-code" />
+          </Field>
+          <Field label="City" error={errors.city}>
+            <input {...text('city')} autoComplete="address-level2" />
+          </Field>
+          <Field label="Country" error={errors.country}>
+            <CountrySelect value={draft.country} emptyLabel="Not given" disabled={!canWrite} onChange={(country) => setDraft((current) => ({ ...current, country }))} />
+          </Field>
+        </div>
+      </fieldset>
+      <CheckboxField
+        label="Allow shipments beyond the plan’s monthly number"
+        checked={draft.overageEnabled}
+        disabled={!canWrite}
+        onChange={(overageEnabled) => setDraft((current) => ({ ...current, overageEnabled }))}
+        hint="Each extra shipment is charged. When off, new shipments are refused once this month’s are used up."
+      />
+      <FormError error={error} />
+      <p role="status" className="saved-status">
+        {savedAt && !dirty ? `Saved ${formatDateTime(savedAt)}.` : ''}
+      </p>
+      {canWrite && (
+        <FormActions>
+          <button type="button" onClick={() => setDraft(draftOf(saved))} disabled={!dirty || busy}>
+            Undo changes
+          </button>
+          <button type="submit" className="primary" disabled={busy || !dirty}>
+            {busy ? 'Saving…' : 'Save organization'}
+          </button>
+        </FormActions>
+      )}
+    </form>
+  );
+}

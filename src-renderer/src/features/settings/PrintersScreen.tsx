@@ -1,0 +1,274 @@
+import { useRef, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { documentFormats, labelSizes, type DocumentFormat, type LabelSize } from '../../../../src-shared/schemas/carrier';
+import { printerDrivers, printerProblems, type DiscoveredPrinter, type Printer, type PrinterDriver } from '../../../../src-shared/schemas/printing';
+import { ApiError } from '../../../../src-shared/errors';
+import { DataTable } from '../../components/DataTable';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Field } from '../../components/forms';
+import { client, useLoad } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, RowActions, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor } from './shared';
+
+interface PrinterDraft {
+  name: string;
+  driver: PrinterDriver;
+  target: string;
+  format: DocumentFormat;
+  labelSize: LabelSize;
+  isDefault: boolean;
+}
+
+const driverNames: Record<PrinterDriver, string> = {
+  cups: 'This computer’s printer (CUPS)',
+  raw: 'Network label printer (9100)',
+  file: 'Hot folder',
+};
+
+const targetLabels: Record<PrinterDriver, { label: string; hint: string }> = {
+  cups: { label: 'Queue name', hint: 'As the operating system names the printer; “Find printers” fills it in' },
+  raw: { label: 'Address (host:port)', hint: 'e.g. 192.168.1.50:9100; the port defaults to 9100' },
+  file: { label: 'Folder', hint: 'An absolute path, e.g. /srv/hotfolder' },
+};
+
+const sizeNames: Record<LabelSize, string> = { A4: 'A4 sheet', A6: 'A6 label', '100X150': '100 × 150 mm (4 × 6 in) label', '100X192': '100 × 192 mm label' };
+
+export function PrintersScreen() {
+  const orgId = useOrgId();
+  const canWrite = useCanWrite('printers');
+  const [page, setPage] = useState(1);
+  const list = useLoad(() => client.call('printers.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const editor = useEditor<PrinterDraft>();
+  const remove = useConfirmTarget<Printer>();
+  const [discovering, setDiscovering] = useState(false);
+  const editing = list.data?.data.find((printer) => printer.id === editor.key);
+
+  const edit = (printer: Printer) =>
+    canWrite && editor.start(printer.id, () => ({ name: printer.name, driver: printer.driver, target: printer.target, format: printer.format, labelSize: printer.labelSize, isDefault: printer.isDefault }));
+
+  const columns: ColumnDef<Printer>[] = [
+    { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
+    { id: 'driver', header: 'Connection', cell: ({ row }) => row.original.driver.toUpperCase() },
+    { id: 'target', header: 'Queue / address / folder', cell: ({ row }) => <code>{row.original.target}</code> },
+    { id: 'format', header: 'Format', cell: ({ row }) => row.original.format.toUpperCase() },
+    { id: 'size', header: 'Media', cell: ({ row }) => row.original.labelSize },
+    { id: 'default', header: 'Default', cell: ({ row }) => (row.original.isDefault ? `Default for ${row.original.format.toUpperCase()}` : '') },
+  ];
+  if (canWrite) {
+    columns.push({
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row }) => (
+        <RowActions>
+          <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
+            Edit
+          </button>
+          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Delete ${row.original.name}`}>
+            Delete
+          </button>
+        </RowActions>
+      ),
+    });
+  }
+
+  const save = async (draft: PrinterDraft) => {
+    const body = { ...draft, name: draft.name.trim(), target: draft.target.trim() };
+    // The same checks the server makes, so a wrong target is named at once, without a round trip.
+    const problems = printerProblems(body);
+    if (problems.length > 0) throw new ApiError('VALIDATION_FAILED', problems[0]?.message ?? 'Check the printer', { details: problems.map((problem) => ({ path: `body.${problem.path.join('.')}`, message: problem.message })) });
+    if (editor.key === 'new') await client.call('printers.create', { params: { orgId }, body });
+    else await client.call('printers.update', { params: { orgId, printerId: editor.key ?? '' }, body });
+    editor.finish();
+    list.reload();
+  };
+
+  return (
+    <div className="settings-screen">
+      <PageHeader title="Printers">
+        {canWrite && (
+          <>
+            <button type="button" onClick={() => setDiscovering(true)}>
+              Find printers
+            </button>
+            <button type="button" className="primary" onClick={() => editor.start('new', () => ({ name: '', driver: 'cups', target: '', format: 'pdf', labelSize: '100X150', isDefault: false }))}>
+              New printer
+            </button>
+          </>
+        )}
+      </PageHeader>
+      <p className="lead">Where labels and documents are printed. Each format (PDF, ZPL) has one default printer; rules can name others.</p>
+      {!canWrite && <ReadOnlyNote what="printers" />}
+      <ListError error={list.error} onRetry={list.reload} />
+      <DataTable
+        label="Printers"
+        columns={columns}
+        rows={list.data?.data ?? []}
+        getRowId={(row) => row.id}
+        total={list.data?.total ?? 0}
+        page={page}
+        limit={SETTINGS_PAGE_SIZE}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        loading={list.loading}
+        empty="No printers yet. Use “Find printers” to add one of this computer’s printers."
+      />
+
+      <Dialog title="Printers of this computer" open={discovering} onClose={() => setDiscovering(false)} wide>
+        <DiscoveredPrinters configured={list.data?.data ?? []} onAdded={list.reload} />
+      </Dialog>
+
+      <Dialog title={editor.key === 'new' ? 'New printer' : `Edit ${editing?.name ?? 'printer'}`} open={editor.open} onClose={editor.close} wide>
+        {editor.draft && (
+          <EditorForm onSubmit={() => save(editor.draft as PrinterDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create printer' : 'Save changes'}>
+            {(errors) => <PrinterFields draft={editor.draft as PrinterDraft} onChange={editor.setDraft} errors={errors} />}
+          </EditorForm>
+        )}
+      </Dialog>
+
+      <ConfirmDialog
+        open={remove.open}
+        title="Delete printer"
+        message={
+          <p>
+            Delete <strong>{remove.target?.name}</strong>? Rules that print to it fall back to the default printer.
+          </p>
+        }
+        confirmLabel="Delete printer"
+        onCancel={remove.cancel}
+        onConfirm={async () => {
+          await client.call('printers.delete', { params: { orgId, printerId: remove.target?.id ?? '' } });
+          remove.cancel();
+          list.reload();
+        }}
+      />
+    </div>
+  );
+}
+
+/** The operating system's printers, each added with one click as a PDF printer (editable after). */
+function DiscoveredPrinters({ configured, onAdded }: { configured: Printer[]; onAdded: () => void }) {
+  const orgId = useOrgId();
+  const found = useLoad(() => client.call('printers.discover', { params: { orgId } }), orgId);
+  const [adding, setAdding] = useState<string | null>(null);
+  const [added, setAdded] = useState<string[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  // The Add button becomes "Added"; focus moves to the message saying so rather than to nowhere.
+  const status = useRef<HTMLParagraphElement>(null);
+  const known = new Set([...configured.filter((printer) => printer.driver === 'cups').map((printer) => printer.target), ...added]);
+
+  const add = async (printer: DiscoveredPrinter) => {
+    setAdding(printer.target);
+    setError(null);
+    try {
+      await client.call('printers.create', { params: { orgId }, body: { name: printer.name, driver: 'cups', target: printer.target, format: 'pdf', labelSize: '100X150' } });
+      setAdded((current) => [...current, printer.target]);
+      onAdded();
+      requestAnimationFrame(() => status.current?.focus());
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setAdding(null);
+    }
+  };
+
+  if (found.error) return <ListError error={found.error} onRetry={found.reload} />;
+  if (!found.data) return <p className="loading">Asking the operating system for its printers…</p>;
+  return (
+    <div>
+      {found.data.length === 0 ? (
+        <p>The operating system offers no printers. Set one up there (CUPS), or add a network label printer with “New printer”.</p>
+      ) : (
+        <table className="plain">
+          <thead>
+            <tr>
+              <th scope="col">Printer</th>
+              <th scope="col">Queue</th>
+              <th scope="col">
+                <span className="visually-hidden">Add</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {found.data.map((printer) => (
+              <tr key={printer.target}>
+                <th scope="row">
+                  {printer.name}
+                  {printer.isDefault && <small className="hint"> (system default)</small>}
+                </th>
+                <td>
+                  <code>{printer.target}</code>
+                </td>
+                <td>
+                  {known.has(printer.target) ? (
+                    <span>Added</span>
+                  ) : (
+                    <button type="button" onClick={() => void add(printer)} disabled={adding !== null} aria-label={`Add ${printer.name}`}>
+                      {adding === printer.target ? 'Adding…' : 'Add'}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p className="hint">Added printers print PDF on 100 × 150 mm labels; edit one to change that or to make it the default.</p>
+      <ErrorNotice error={error} />
+      <p role="status" ref={status} tabIndex={-1}>
+        {added.length > 0 ? `Added ${added.length} printer${added.length === 1 ? '' : 's'}.` : ''}
+      </p>
+    </div>
+  );
+}
+
+function PrinterFields({ draft, onChange, errors }: { draft: PrinterDraft; onChange: (update: (draft: PrinterDraft) => PrinterDraft) => void; errors: Record<string, string> }) {
+  const set = <K extends keyof PrinterDraft>(key: K, value: PrinterDraft[K]) => onChange((current) => ({ ...current, [key]: value }));
+  return (
+    <>
+      <div className="form-grid">
+        <Field label="Name (required)" error={errors.name} hint="e.g. Packing station 1 labels">
+          <input value={draft.name} onChange={(event) => set('name', event.target.value)} autoFocus />
+        </Field>
+        <Field label="Connection" error={errors.driver}>
+          <select
+            value={draft.driver}
+            // A network label printer takes ZPL only, so choosing it sets the format.
+            onChange={(event) => {
+              const driver = event.target.value as PrinterDriver;
+              onChange((current) => ({ ...current, driver, format: driver === 'raw' ? 'zpl' : current.format }));
+            }}
+          >
+            {printerDrivers.map((driver) => (
+              <option key={driver} value={driver}>
+                {driverNames[driver]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={`${targetLabels[draft.driver].label} (required)`} error={errors.target} hint={targetLabels[draft.driver].hint}>
+          <input value={draft.target} onChange={(event) => set('target', event.target.value)} spellCheck={false} />
+        </Field>
+        <Field label="Format" error={errors.format} hint={draft.driver === 'raw' ? 'Network label printers take ZPL' : 'PDF for office printers, ZPL for thermal label printers'}>
+          <select value={draft.format} onChange={(event) => set('format', event.target.value as DocumentFormat)}>
+            {documentFormats.map((format) => (
+              <option key={format} value={format} disabled={draft.driver === 'raw' && format !== 'zpl'}>
+                {format.toUpperCase()}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Media loaded" error={errors.labelSize} hint="Documents still print at their own size">
+          <select value={draft.labelSize} onChange={(event) => set('labelSize', event.target.value as LabelSize)}>
+            {labelSizes.map((size) => (
+              <option key={size} value={size}>
+                {sizeNames[size]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <CheckboxField label={`Default printer for ${draft.format.toUpperCase()}`} checked={draft.isDefault} onChange={(isDefault) => set('isDefault', isDefault)} hint="Moves the mark from the current default" />
+    </>
+  );
+}

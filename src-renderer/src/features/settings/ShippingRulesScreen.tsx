@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
+import type { ShippingRuleExpanded } from '../../../../src-shared/schemas/shippingRule';
+import { DataTable } from '../../components/DataTable';
+import { Dialog } from '../../components/Dialog';
+import { client, useLoad } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { describeCondition } from './conditions';
+import { RuleMatchExplainer } from './RuleMatchExplainer';
+import { ShippingRuleFields, blankRule, ruleBody, ruleDraftOf, type RuleDraft } from './ShippingRuleForm';
+import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, RowActions, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor } from './shared';
+
+/** Product names of the carriers on screen, for the list (rules store only the product id). */
+function useProductNames(orgId: string, carrierIds: string[]): Map<string, string> {
+  const ids = [...new Set(carrierIds)].sort();
+  const loaded = useLoad(
+    () =>
+      Promise.all(
+        ids.map((carrierId) =>
+          client.call('carriers.products', { params: { orgId, carrierId } }).then(
+            (products: CarrierProduct[]) => products,
+            () => [] as CarrierProduct[],
+          ),
+        ),
+      ),
+    `${orgId}:${ids.join(',')}`,
+  );
+  return new Map((loaded.data ?? []).flat().map((product) => [product.productId, product.name]));
+}
+
+function countriesSummary(codes: string[]): string {
+  if (codes.includes('*')) return 'All countries';
+  return codes.length > 4 ? `${codes.slice(0, 4).join(', ')} and ${codes.length - 4} more` : codes.map(countryName).join(', ');
+}
+
+export function ShippingRulesScreen() {
+  const orgId = useOrgId();
+  const canWrite = useCanWrite('shipping_rules');
+  const [page, setPage] = useState(1);
+  const list = useLoad(() => client.call('shippingRules.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const productNames = useProductNames(orgId, (list.data?.data ?? []).map((rule) => rule.carrierId));
+  const org = useLoad(() => client.call('orgs.get', { params: { id: orgId } }), orgId);
+  const defaultCurrency = org.data?.currency ?? 'DKK';
+  const editor = useEditor<RuleDraft>();
+  const remove = useConfirmTarget<ShippingRuleExpanded>();
+  const editing = list.data?.data.find((rule) => rule.id === editor.key);
+
+  const edit = (rule: ShippingRuleExpanded) => canWrite && editor.start(rule.id, () => ruleDraftOf(rule));
+
+  const columns: ColumnDef<ShippingRuleExpanded>[] = [
+    { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
+    { id: 'carrier', header: 'Carrier', cell: ({ row }) => row.original.carrier.name },
+    { id: 'product', header: 'Product', cell: ({ row }) => productNames.get(row.original.productId) ?? row.original.productId },
+    { id: 'countries', header: 'Countries', cell: ({ row }) => countriesSummary(row.original.receivingCountries) },
+    {
+      id: 'conditions',
+      header: 'Conditions',
+      cell: ({ row }) => {
+        const conditions = row.original.conditions;
+        if (conditions.length === 0) return 'None: every order, price 0';
+        const first = describeCondition(conditions[0] as (typeof conditions)[number]);
+        return conditions.length === 1 ? first : `${first} (+${conditions.length - 1} more)`;
+      },
+    },
+  ];
+  if (canWrite) {
+    columns.push({
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row }) => (
+        <RowActions>
+          <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
+            Edit
+          </button>
+          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Delete ${row.original.name}`}>
+            Delete
+          </button>
+        </RowActions>
+      ),
+    });
+  }
+
+  const save = async (draft: RuleDraft) => {
+    const body = ruleBody(draft);
+    if (editor.key === 'new') await client.call('shippingRules.create', { params: { orgId }, body });
+    else await client.call('shippingRules.update', { params: { orgId, ruleId: editor.key ?? '' }, body });
+    editor.finish();
+    list.reload();
+  };
+
+  return (
+    <div className="settings-screen">
+      <PageHeader title="Shipping rules">
+        {canWrite && (
+          <button type="button" className="primary" onClick={() => editor.start('new', blankRule)}>
+            New shipping rule
+          </button>
+        )}
+      </PageHeader>
+      <p className="lead">Rules pick the carrier, product and sender for a shipment from its destination, weight and order total. A carrier chosen by hand always wins.</p>
+      {!canWrite && <ReadOnlyNote what="shipping rules" />}
+      <ListError error={list.error} onRetry={list.reload} />
+      <DataTable
+        label="Shipping rules"
+        columns={columns}
+        rows={list.data?.data ?? []}
+        getRowId={(row) => row.id}
+        total={list.data?.total ?? 0}
+        page={page}
+        limit={SETTINGS_PAGE_SIZE}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        loading={list.loading}
+        empty="No shipping rules yet. Without rules, every shipment needs its carrier chosen by hand."
+      />
+
+      {canWrite ? (
+        <RuleMatchExplainer defaultCurrency={defaultCurrency} />
+      ) : (
+        // The match check is a POST, which the server guards with write:shipping_rules.
+        <p className="hint">“Why this rule?” can be tried by those who may change shipping rules.</p>
+      )}
+
+      <Dialog title={editor.key === 'new' ? 'New shipping rule' : `Edit ${editing?.name ?? 'shipping rule'}`} open={editor.open} onClose={editor.close} wide>
+        {editor.draft && (
+          <EditorForm onSubmit={() => save(editor.draft as RuleDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create shipping rule' : 'Save changes'}>
+            {(errors) => <RuleFormWithChoices draft={editor.draft as RuleDraft} onChange={editor.setDraft} errors={errors} ruleId={editor.key === 'new' ? null : editor.key} defaultCurrency={defaultCurrency} />}
+          </EditorForm>
+        )}
+      </Dialog>
+
+      <ConfirmDialog
+        open={remove.open}
+        title="Delete shipping rule"
+        message={
+          <p>
+            Delete <strong>{remove.target?.name}</strong>? New shipments no longer get it; shipments it was applied to keep their carrier.
+          </p>
+        }
+        confirmLabel="Delete shipping rule"
+        onCancel={remove.cancel}
+        onConfirm={async () => {
+          await client.call('shippingRules.delete', { params: { orgId, ruleId: remove.target?.id ?? '' } });
+          remove.cancel();
+          list.reload();
+        }}
+      />
+    </div>
+  );
+}
+
+/** The choices the rule form offers, loaded when the dialog opens. */
+function RuleFormWithChoices(props: { draft: RuleDraft; onChange: (update: (draft: RuleDraft) => RuleDraft) => void; errors: Record<string, string>; ruleId: string | null; defaultCurrency: string }) {
+  const orgId = useOrgId();
+  const choices = useLoad(
+    async () => {
+      const [carriers, addresses, rules, printers] = await Promise.all([
+        client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }),
+        client.call('senderAddresses.list', { params: { orgId }, query: { limit: 100 } }),
+        client.call('shippingRules.list', { params: { orgId }, query: { limit: 100 } }),
+        // Printing may not be set up on this installation; the rule can still be saved without it.
+        client.call('printers.list', { params: { orgId }, query: { limit: 100 } }).then(
+          (page) => page.data,
+          () => null,
+        ),
+      ]);
+      return { carriers: carriers.data, addresses: addresses.data, rules: rules.data.map((rule) => ({ id: rule.id, name: rule.name })), printers };
+    },
+    orgId,
+  );
+  if (choices.error) return <ListError error={choices.error} onRetry={choices.reload} />;
+  if (!choices.data) return <p className="loading">Loading carriers and addresses…</p>;
+  return <ShippingRuleFields {...props} choices={{ ...choices.data, defaultCurrency: props.defaultCurrency }} />;
+}

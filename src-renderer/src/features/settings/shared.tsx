@@ -1,0 +1,399 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { ApiError } from '../../../../src-shared/errors';
+import { countryCodes } from '../../../../src-shared/schemas/common';
+import { grants, roleScopes, type Resource, type Role } from '../../../../src-shared/scopes';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { FormActions, fieldErrors } from '../../components/forms';
+import { useSession } from '../../lib/session';
+
+/** Rows per page in the settings lists: an organization has a handful of each, so one page is usual. */
+export const SETTINGS_PAGE_SIZE = 50;
+
+export function useRole(): Role | null {
+  const login = useSession((state) => state.login);
+  const orgId = useSession((state) => state.orgId);
+  return login?.orgs.find((org) => org.id === orgId)?.role ?? null;
+}
+
+/**
+ * Whether the signed-in user's role may change this resource. Only hides buttons: the server still
+ * checks the scope and answers FORBIDDEN, which the forms show in plain words.
+ */
+export function useCanWrite(resource: Resource): boolean {
+  const role = useRole();
+  return role !== null && grants(roleScopes[role], `write:${resource}`);
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1>{title}</h1>
+      {children && <div className="actions">{children}</div>}
+    </header>
+  );
+}
+
+export function ReadOnlyNote({ what }: { what: string }) {
+  const role = useRole();
+  return (
+    <p className="read-only-note">
+      Your role ({role ?? 'unknown'}) can look at {what} but not change them. Ask an owner or admin.
+    </p>
+  );
+}
+
+/**
+ * An edit dialog's draft lives in the screen, not in the dialog: closing it (Escape, ×) or a failed
+ * save keeps what was typed, and opening the same item again brings it back. Only a save clears it.
+ */
+export interface Editor<T> {
+  open: boolean;
+  key: string | null;
+  draft: T | null;
+  start: (key: string, initial: () => T) => void;
+  setDraft: (update: (draft: T) => T) => void;
+  close: () => void;
+  finish: () => void;
+}
+
+export function useEditor<T>(): Editor<T> {
+  const [state, setState] = useState<{ open: boolean; key: string; draft: T } | null>(null);
+  return {
+    open: state?.open ?? false,
+    key: state?.key ?? null,
+    draft: state?.draft ?? null,
+    start: (key, initial) => setState((previous) => (previous && previous.key === key ? { ...previous, open: true } : { open: true, key, draft: initial() })),
+    setDraft: (update) => setState((previous) => previous && { ...previous, draft: update(previous.draft) }),
+    close: () => setState((previous) => previous && { ...previous, open: false }),
+    finish: () => setState(null),
+  };
+}
+
+/** Server messages of the schema library, said the way a person at a packing station would. */
+export function plainMessage(message: string): string {
+  if (/^Too small: expected string to have >=1 character/.test(message)) return 'Required';
+  if (/expected (number|string|boolean), received (undefined|null|NaN)/.test(message)) return 'Required';
+  if (/expected number, received/.test(message)) return 'Enter a number';
+  if (/^Invalid email/.test(message)) return 'Enter an email address, e.g. name@example.com';
+  if (/^Must be an upper-case ISO 3166-1 alpha-2 country code/.test(message)) return 'Choose a country (two-letter code such as DK)';
+  if (/^Must be an upper-case ISO 4217 currency code/.test(message)) return 'Enter a three-letter currency code such as DKK';
+  if (/^Invalid option: expected one of/.test(message)) return `Choose one of ${message.replace(/^Invalid option: expected one of /, '').replaceAll('|', ', ').replaceAll('"', '')}`;
+  const atLeast = /^Too small: expected number to be >=?(-?[\d.]+)/.exec(message);
+  if (atLeast) return `Must be at least ${atLeast[1]}`;
+  const atMost = /^Too big: expected number to be <=?(-?[\d.]+)/.exec(message);
+  if (atMost) return `Must be at most ${atMost[1]}`;
+  const tooLong = /^Too big: expected string to have <=(\d+)/.exec(message);
+  if (tooLong) return `At most ${tooLong[1]} characters`;
+  return message;
+}
+
+/** Field messages keyed by body path (`conditions.0.min`), in plain words. */
+export function plainFieldErrors(error: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, message] of Object.entries(fieldErrors(error))) out[path] = plainMessage(message);
+  return out;
+}
+
+/** The first message at `path` or anywhere below it (`receivingCountries` covers `receivingCountries.2`). */
+export function errorUnder(errors: Record<string, string>, path: string): string | undefined {
+  return errors[path] ?? Object.entries(errors).find(([key]) => key.startsWith(`${path}.`))?.[1];
+}
+
+/** A check made before sending, reported the same way the server reports one. */
+export function invalid(path: string, message: string): ApiError {
+  return new ApiError('VALIDATION_FAILED', message, { details: [{ path: `body.${path}`, message }] });
+}
+
+/**
+ * A form inside a dialog: submit with Enter or the button, busy while saving, and on failure the
+ * message in plain words with focus moved to the first field that needs attention. What was typed
+ * stays, since the draft is the caller's.
+ */
+export function EditorForm({
+  onSubmit,
+  onCancel,
+  submitLabel,
+  busyLabel = 'Saving…',
+  disabled,
+  children,
+}: {
+  onSubmit: () => Promise<void>;
+  onCancel: () => void;
+  submitLabel: string;
+  busyLabel?: string;
+  disabled?: boolean;
+  children: (errors: Record<string, string>) => ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+  // The dialog focuses its close button when it opens (after this mounts); start in the first field instead.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea')?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  useEffect(() => {
+    if (!error || !form.current) return;
+    const target =
+      form.current.querySelector<HTMLElement>('[aria-invalid="true"], .field-invalid input, .field-invalid select') ??
+      form.current.querySelector<HTMLElement>('[role="alert"]');
+    // The alert itself is not focusable; it becomes so, so that a screen reader starts reading there.
+    if (target && !target.hasAttribute('tabindex') && !target.matches('input, select, textarea, button')) target.setAttribute('tabindex', '-1');
+    target?.focus();
+  }, [error, attempt]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit();
+    } catch (caught) {
+      setError(caught);
+      setAttempt((n) => n + 1);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={form} onSubmit={(event) => void submit(event)} noValidate>
+      {children(plainFieldErrors(error))}
+      <FormError error={error} />
+      <FormActions>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={busy || disabled}>
+          {busy ? busyLabel : submitLabel}
+        </button>
+      </FormActions>
+    </form>
+  );
+}
+
+/** `conditions.0.min` → "Conditions 1 min"; `countryCode` → "Country code". */
+function plainPath(path: string): string {
+  const words = path
+    .replace(/^config\./, '')
+    .split('.')
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()))
+    .join(' ');
+  return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/\burl\b/gi, 'URL');
+}
+
+/**
+ * A failed save. Validation problems are listed in plain words (each is also shown at its field);
+ * anything else goes to the app's error notice.
+ */
+export function FormError({ error }: { error: unknown }) {
+  if (!(error instanceof ApiError) || error.code !== 'VALIDATION_FAILED' || !error.details?.length) return <ErrorNotice error={error} />;
+  const problems = Object.entries(plainFieldErrors(error));
+  return (
+    <div role="alert" className="error-notice">
+      <strong>{problems.length === 1 ? 'One field needs attention:' : `${problems.length} fields need attention:`}</strong>
+      <ul>
+        {problems.map(([path, message]) => (
+          <li key={path}>
+            {path ? `${plainPath(path)}: ` : ''}
+            {message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function ConfirmBody({ message, confirmLabel, onConfirm, onCancel }: { message: ReactNode; confirmLabel: string; onConfirm: () => Promise<void>; onCancel: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => keep.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+  return (
+    <div>
+      <div className="confirm-message">{message}</div>
+      <ErrorNotice error={error} />
+      <FormActions>
+        {/* Focus starts on the harmless choice, so a stray Enter deletes nothing. */}
+        <button type="button" onClick={onCancel} ref={keep}>
+          Keep it
+        </button>
+        <button type="button" className="danger" onClick={() => void confirm()} disabled={busy}>
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </FormActions>
+    </div>
+  );
+}
+
+/** "Are you sure?" for deletes and revokes; the parent keeps `open` and closes it after success. */
+export function ConfirmDialog(props: { open: boolean; title: string; message: ReactNode; confirmLabel: string; onConfirm: () => Promise<void>; onCancel: () => void }) {
+  return (
+    <Dialog title={props.title} open={props.open} onClose={props.onCancel}>
+      <ConfirmBody message={props.message} confirmLabel={props.confirmLabel} onConfirm={props.onConfirm} onCancel={props.onCancel} />
+    </Dialog>
+  );
+}
+
+/** The thing being deleted, kept while its confirmation is open. */
+export function useConfirmTarget<T>() {
+  const [state, setState] = useState<{ open: boolean; target: T | null }>({ open: false, target: null });
+  return {
+    open: state.open,
+    target: state.target,
+    ask: (target: T) => setState({ open: true, target }),
+    cancel: () => setState((previous) => ({ ...previous, open: false })),
+  };
+}
+
+/**
+ * Buttons inside a table row. The table uses Enter and Space on a row to open or select it; keys
+ * pressed on these buttons stop here so Enter presses the button and not the row.
+ */
+export function RowActions({ children }: { children: ReactNode }) {
+  const stop = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' || event.key === ' ') event.stopPropagation();
+  };
+  return (
+    <span className="row-actions" onKeyDown={stop} onDoubleClick={(event) => event.stopPropagation()}>
+      {children}
+    </span>
+  );
+}
+
+/** Copies a secret with the system clipboard; says so out loud, or says how to copy it by hand. */
+export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const [status, setStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setStatus('copied');
+    } catch {
+      setStatus('failed');
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={() => void copy()}>
+        {label}
+      </button>
+      <span role="status" className="copy-status">
+        {status === 'copied' ? 'Copied to the clipboard.' : status === 'failed' ? 'Could not copy: select the text and press Ctrl+C.' : ''}
+      </span>
+    </>
+  );
+}
+
+/** A secret in a read-only box (selected on focus, so Ctrl+C works too) with a Copy button. */
+export function SecretField({ label, value }: { label: string; value: string }) {
+  const id = useId();
+  return (
+    <div className="field secret-field">
+      <label htmlFor={id}>{label}</label>
+      <div className="secret-row">
+        <input id={id} readOnly value={value} spellCheck={false} onFocus={(event) => event.currentTarget.select()} />
+        <CopyButton value={value} />
+      </div>
+    </div>
+  );
+}
+
+const regionNames = new Intl.DisplayNames(undefined, { type: 'region' });
+
+/** Every ISO 3166-1 country, by its name in the user's language, code alongside. */
+export const countryOptions: readonly { code: string; name: string }[] = [...countryCodes]
+  .map((code) => ({ code, name: regionNames.of(code) ?? code }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+export function countryName(code: string | null | undefined): string {
+  if (!code) return '—';
+  return code === '*' ? 'All countries' : (regionNames.of(code) ?? code);
+}
+
+/** A country `<select>`; typing the first letters of the name jumps to it. Wrap it in a Field. */
+export function CountrySelect({
+  value,
+  onChange,
+  emptyLabel = 'Choose a country',
+  ...rest
+}: { value: string; onChange: (code: string) => void; emptyLabel?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange'>) {
+  return (
+    <select value={value} onChange={(event) => onChange(event.target.value)} {...rest}>
+      <option value="">{emptyLabel}</option>
+      {countryOptions.map((country) => (
+        <option key={country.code} value={country.code}>
+          {country.name} ({country.code})
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A labelled checkbox with an optional line of explanation. */
+export function CheckboxField({ label, checked, onChange, hint, disabled }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string; disabled?: boolean }) {
+  const id = useId();
+  return (
+    <div className="checkbox-field">
+      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** `''` → undefined, else the number typed (NaN for nonsense, which the server reports at its field). */
+export function numberOrUndefined(text: string): number | undefined {
+  const trimmed = text.trim().replace(',', '.');
+  return trimmed === '' ? undefined : Number(trimmed);
+}
+
+export function emptyToNull(text: string): string | null {
+  const trimmed = text.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/** An amount in minor units (øre, cents) of the currency, as money. */
+export function formatMinor(amount: number, currency: string): string {
+  return formatMoney(amount / 100, currency);
+}
+
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+/** A list that could not be loaded: what went wrong, and a way to try again. */
+export function ListError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  if (!error) return null;
+  return (
+    <div className="list-error">
+      <ErrorNotice error={error} />
+      <button type="button" onClick={onRetry}>
+        Try again
+      </button>
+    </div>
+  );
+}

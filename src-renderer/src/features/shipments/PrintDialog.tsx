@@ -1,0 +1,237 @@
+import { useEffect, useState } from 'react';
+import type { DocumentFormat } from '../../../../src-shared/schemas/carrier';
+import type { PrintJob, Printer } from '../../../../src-shared/schemas/printing';
+import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
+import { client, useLoad } from '../../lib/api';
+import { Dialog } from '../../components/Dialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Field } from '../../components/forms';
+import { Progress } from '../../components/Progress';
+import { StatusBadge } from '../../components/StatusBadge';
+import { documentTitle, fetchDocument, saveFile } from './documents';
+import { preselectPrinter, rememberPrinter } from './printerChoice';
+import { useInitialFocus } from './useInitialFocus';
+
+/**
+ * Print a shipment's documents on a printer of this station. Printing never re-books the shipment:
+ * "Print again" and "Retry" only make new print jobs. Each job's state is shown as the server
+ * reports it (done, or failed with the reason).
+ */
+export function PrintDialog({
+  open,
+  onClose,
+  orgId,
+  shipmentId,
+  documents,
+}: {
+  open: boolean;
+  onClose: () => void;
+  orgId: string;
+  shipmentId: string;
+  documents: ShipmentDocument[];
+}) {
+  return (
+    <Dialog title="Print" open={open} onClose={onClose} wide>
+      <PrintPanel orgId={orgId} shipmentId={shipmentId} documents={documents} onClose={onClose} />
+    </Dialog>
+  );
+}
+
+function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; shipmentId: string; documents: ShipmentDocument[]; onClose: () => void }) {
+  const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
+  const formats = [...new Set(documents.map((document) => document.format))];
+  const [chosen, setChosen] = useState<Partial<Record<DocumentFormat, string>>>({});
+  const [copies, setCopies] = useState('1');
+  const [jobs, setJobs] = useState<PrintJob[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const list = printers.data?.data ?? [];
+
+  useEffect(() => {
+    if (!printers.data) return;
+    const all = printers.data.data;
+    setChosen((current) => Object.fromEntries(formats.map((format) => [format, current[format] ?? preselectPrinter(orgId, format, all)])));
+  }, [printers.data, orgId]);
+
+  // Pushed progress (desktop app): a job's state changes without asking again.
+  useEffect(
+    () =>
+      window.shipdesk?.on('print.progress', (event) => {
+        if (event.orgId !== orgId) return;
+        setJobs((current) => current.map((job) => (job.id === event.printJobId ? { ...job, status: event.state, error: event.state === 'failed' ? (event.message ?? job.error) : job.error } : job)));
+      }),
+    [orgId],
+  );
+
+  const print = async () => {
+    setBusy(true);
+    setError(null);
+    const made: PrintJob[] = [];
+    try {
+      for (const format of formats) {
+        const printerId = chosen[format];
+        if (!printerId) continue;
+        rememberPrinter(orgId, format, printerId);
+        const documentIds = documents.filter((document) => document.format === format).map((document) => document.id);
+        const answer = await client.call('shipments.print', { params: { orgId, shipmentId }, body: { printerId, documentIds, copies: Number(copies) || 1 } });
+        made.push(...answer.jobs);
+        setJobs([...made]);
+      }
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const retry = async (job: PrintJob) => {
+    setError(null);
+    try {
+      const again = await client.call('printJobs.retry', { params: { orgId, jobId: job.id } });
+      setJobs((current) => current.map((old) => (old.id === job.id ? again : old)));
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+
+  const download = async (document: ShipmentDocument) => {
+    try {
+      saveFile(await fetchDocument(orgId, shipmentId, document.id), `${document.documentType}.${document.format}`);
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+
+  const canPrint = formats.some((format) => chosen[format]);
+  const printButton = useInitialFocus<HTMLButtonElement>(canPrint);
+  const finished = jobs.filter((job) => job.status === 'done' || job.status === 'failed').length;
+
+  return (
+    <div>
+      <ul className="doc-list">
+        {documents.map((document) => (
+          <li key={document.id}>{documentTitle(document)}</li>
+        ))}
+      </ul>
+      <ErrorNotice error={printers.error} title="The printers could not be loaded" />
+      {formats.map((format) => (
+        <PrinterChoice
+          key={format}
+          format={format}
+          printers={list.filter((printer) => printer.format === format)}
+          loading={printers.loading}
+          value={chosen[format] ?? ''}
+          onChange={(printerId) => {
+            setChosen({ ...chosen, [format]: printerId });
+            rememberPrinter(orgId, format, printerId);
+          }}
+          onDownload={() => documents.filter((document) => document.format === format).forEach((document) => void download(document))}
+        />
+      ))}
+      <div className="form-grid">
+        <Field label="Copies">
+          <input type="number" min={1} max={10} value={copies} onChange={(event) => setCopies(event.target.value)} />
+        </Field>
+      </div>
+      <ErrorNotice error={error} title="Printing did not start" />
+      {jobs.length > 0 && (
+        <>
+          <Progress label="Print jobs finished" done={finished} total={jobs.length} />
+          <table className="plain" aria-label="Print jobs">
+            <thead>
+              <tr>
+                <th scope="col">Document</th>
+                <th scope="col">Printer</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {jobs.map((job) => (
+                <JobRow key={job.id} job={job} documents={documents} printers={list} onRetry={() => void retry(job)} />
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <div className="form-actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        <button type="button" className="primary" disabled={busy || !canPrint} onClick={() => void print()} ref={printButton}>
+          {busy ? 'Printing…' : jobs.length > 0 ? 'Print again' : 'Print'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function PrinterChoice({
+  format,
+  printers,
+  loading,
+  value,
+  onChange,
+  onDownload,
+}: {
+  format: DocumentFormat;
+  printers: Printer[];
+  loading: boolean;
+  value: string;
+  onChange: (printerId: string) => void;
+  onDownload: () => void;
+}) {
+  const label = format === 'zpl' ? 'Label printer (ZPL)' : 'Printer for PDF';
+  if (!loading && printers.length === 0) {
+    return (
+      <div className="error-notice" role="alert">
+        <strong>No {format === 'zpl' ? 'ZPL label' : 'PDF'} printer is set up.</strong>
+        <p>Add one under Settings → Printers. Until then, save the file and print it from another program.</p>
+        <button type="button" onClick={onDownload}>
+          Download {format.toUpperCase()}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="printer-field">
+      <Field label={label} hint="Remembered on this station">
+        <select value={value} onChange={(event) => onChange(event.target.value)}>
+          {loading && <option value="">Loading…</option>}
+          {printers.map((printer) => (
+            <option key={printer.id} value={printer.id}>
+              {printer.name} · {printer.labelSize}
+              {printer.isDefault ? ' (default)' : ''}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </div>
+  );
+}
+
+function JobRow({ job, documents, printers, onRetry }: { job: PrintJob; documents: ShipmentDocument[]; printers: Printer[]; onRetry: () => void }) {
+  const document = documents.find((candidate) => candidate.id === job.documentId);
+  const printer = printers.find((candidate) => candidate.id === job.printerId);
+  return (
+    <tr>
+      <td>{document ? documentTitle(document) : job.documentId}</td>
+      <td>{printer?.name ?? job.printerId ?? 'No printer'}</td>
+      <td className="wrap">
+        <StatusBadge status={job.status} />
+        {job.status === 'failed' && job.error && <span className="job-error"> {job.error}</span>}
+      </td>
+      <td>{job.attempts}</td>
+      <td>
+        {job.status === 'failed' && (
+          <button type="button" onClick={onRetry}>
+            Retry
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import type { Shipment, ShipmentStatus } from '../../../../src-shared/schemas/shipment';
+import { client } from '../../lib/api';
+import { humanize } from '../../lib/format';
+import { navigate } from '../../app/router';
+import { ConfirmDialog } from './ConfirmDialog';
+import { canCancel, canCreateReturn, canDelete, canEdit, canSend, statusMoves } from './lifecycle';
+
+/** The actions the shipment's status allows (decisions §4); nothing else is offered. */
+export function ShipmentActions({
+  orgId,
+  shipment,
+  onChanged,
+  onError,
+  onReturn,
+}: {
+  orgId: string;
+  shipment: Shipment;
+  /** After an action: the shipment as the server now has it, or null to read it again. */
+  onChanged: (shipment: Shipment | null) => void;
+  onError: (error: unknown) => void;
+  onReturn: (returnShipment: Shipment) => void;
+}) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<'cancel' | 'delete' | null>(null);
+  const params = { orgId, shipmentId: shipment.id };
+  const { status } = shipment;
+
+  const run = async (label: string, action: () => Promise<void>) => {
+    setBusy(label);
+    onError(null);
+    try {
+      await action();
+    } catch (error) {
+      onError(error);
+      // A failed send leaves the shipment in error with its reasons: show them.
+      onChanged(null);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const send = () => run('send', async () => onChanged(await client.call('shipments.send', { params })));
+  const move = (target: ShipmentStatus) => run(target, async () => onChanged(await client.call('shipments.update', { params, body: { status: target } })));
+  const cancel = () => {
+    setConfirm(null);
+    void run('cancel', async () => onChanged(await client.call('shipments.cancel', { params })));
+  };
+  const remove = () => {
+    setConfirm(null);
+    void run('delete', async () => {
+      await client.call('shipments.delete', { params });
+      navigate('/shipments');
+    });
+  };
+  const createReturn = () =>
+    run('return', async () => {
+      const made = await client.call('shipments.createReturn', { params });
+      onReturn(made);
+      onChanged(null);
+    });
+
+  const working = busy !== null;
+  return (
+    <div className="actions" role="group" aria-label="Shipment actions">
+      {canSend(status) && (
+        <button type="button" className="primary" disabled={working} onClick={() => void send()}>
+          {busy === 'send' ? 'Sending…' : status === 'error' ? 'Send again' : 'Send'}
+        </button>
+      )}
+      {canEdit(status) && (
+        <button type="button" disabled={working} onClick={() => navigate(`/shipments/${encodeURIComponent(shipment.id)}/edit`)}>
+          Edit
+        </button>
+      )}
+      {statusMoves(status).map((move_) => (
+        <button key={move_.target} type="button" disabled={working} onClick={() => void move(move_.target)}>
+          {busy === move_.target ? `${humanize(move_.target)}…` : move_.label}
+        </button>
+      ))}
+      {canCreateReturn(shipment) && (
+        <button type="button" disabled={working} onClick={() => void createReturn()}>
+          {busy === 'return' ? 'Creating return…' : 'Create return'}
+        </button>
+      )}
+      {canCancel(status) && (
+        <button type="button" className="danger" disabled={working} onClick={() => setConfirm('cancel')}>
+          {busy === 'cancel' ? 'Cancelling…' : 'Cancel shipment'}
+        </button>
+      )}
+      {canDelete(status) && (
+        <button type="button" className="danger" disabled={working} onClick={() => setConfirm('delete')}>
+          {busy === 'delete' ? 'Deleting…' : 'Delete'}
+        </button>
+      )}
+      <ConfirmDialog open={confirm === 'cancel'} title={`Cancel ${shipment.reference}?`} confirmLabel="Cancel shipment" danger onConfirm={cancel} onClose={() => setConfirm(null)}>
+        <p>
+          {status === 'dispatched' || status === 'partly_dispatched'
+            ? 'Its labels are voided with the carrier and can no longer be used.'
+            : 'It will not be sent. It stays in the list as cancelled.'}
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog open={confirm === 'delete'} title={`Delete ${shipment.reference}?`} confirmLabel="Delete shipment" danger onConfirm={remove} onClose={() => setConfirm(null)}>
+        <p>The shipment and its parcels are removed for good.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}

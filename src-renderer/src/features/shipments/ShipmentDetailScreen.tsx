@@ -1,0 +1,121 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Shipment } from '../../../../src-shared/schemas/shipment';
+import { client, useLoad } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { Link } from '../../app/router';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { StatusBadge } from '../../components/StatusBadge';
+import { BatchSplitDialog, SplitDialog } from '../split/SplitDialogs';
+import { ShipmentActions } from './ShipmentActions';
+import { ReturnDialog } from './ReturnDialog';
+import { DocumentsCard } from './DocumentsCard';
+import { canSplit } from './lifecycle';
+import { ActivitiesCard, CarrierLogs, ErrorsCard, FactsCard, ParcelsCard, PartiesCard, TrackingCard } from './ShipmentSections';
+
+/** `/shipments/:shipmentId` */
+export function ShipmentDetailScreen({ shipmentId }: { shipmentId: string }) {
+  const orgId = useOrgId();
+  const loaded = useLoad(() => client.call('shipments.get', { params: { orgId, shipmentId } }), `${orgId}:${shipmentId}`);
+  // An action's answer is shown at once; null means "as last read".
+  const [fresh, setFresh] = useState<Shipment | null>(null);
+  // A newer read replaces the action's answer; until it arrives the answer stays (no flicker back).
+  useEffect(() => setFresh(null), [loaded.data]);
+  const shipment = fresh ?? loaded.data;
+  if (!shipment) {
+    return loaded.error ? <ErrorNotice error={loaded.error} title="The shipment could not be loaded" /> : <p className="loading">Loading the shipment…</p>;
+  }
+  const onChanged = (next: Shipment | null) => {
+    if (next) setFresh(next);
+    else loaded.reload();
+  };
+  return <ShipmentDetail orgId={orgId} shipment={shipment} onChanged={onChanged} />;
+}
+
+function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipment: Shipment; onChanged: (next: Shipment | null) => void }) {
+  const { carrierId } = shipment.carrierSettings;
+  const carrier = useLoad(() => client.call('carriers.get', { params: { orgId, carrierId } }), `carrier:${orgId}:${carrierId}`);
+  const products = useLoad(() => client.call('carriers.products', { params: { orgId, carrierId } }), `products:${orgId}:${carrierId}`);
+  const product = products.data?.find((candidate) => candidate.productId === shipment.carrierSettings.productId);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [madeReturn, setMadeReturn] = useState<Shipment | null>(null);
+  const [split, setSplit] = useState<{ kind: 'one' | 'batch'; parcelId: string } | null>(null);
+  const [splitResult, setSplitResult] = useState<Shipment[] | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // Focus lands on the title, so a screen reader names the shipment and Tab reaches the actions next.
+  useEffect(() => heading.current?.focus(), [shipment.id]);
+
+  const splittable = canSplit(shipment.status);
+  return (
+    <article className="shipment-detail" aria-labelledby="shipment-title">
+      <header className="page-header">
+        <h1 id="shipment-title" ref={heading} tabIndex={-1}>
+          Shipment {shipment.reference} <StatusBadge status={shipment.status} />
+        </h1>
+        <ShipmentActions orgId={orgId} shipment={shipment} onChanged={onChanged} onError={setActionError} onReturn={setMadeReturn} />
+      </header>
+      <p className="breadcrumbs">
+        <Link to="/shipments">← All shipments</Link>
+      </p>
+      <ErrorNotice error={actionError} />
+      {shipment.returnForShipmentId && (
+        <p className="notice">
+          Return of <Link to={`/shipments/${encodeURIComponent(shipment.returnForShipmentId)}`}>the outbound shipment</Link>.
+        </p>
+      )}
+      {splitResult && (
+        <div className="notice" role="status">
+          Split done. New shipment{splitResult.length === 1 ? '' : 's'}:{' '}
+          {splitResult.map((made, index) => (
+            <span key={made.id}>
+              {index > 0 && ', '}
+              <Link to={`/shipments/${encodeURIComponent(made.id)}`}>{made.reference}</Link>
+            </span>
+          ))}
+        </div>
+      )}
+      <ErrorsCard shipment={shipment} />
+      <div className="grid-2">
+        <FactsCard shipment={shipment} carrierName={carrier.data?.name ?? carrierId} product={product} />
+        <TrackingCard shipment={shipment} />
+      </div>
+      <DocumentsCard orgId={orgId} shipment={shipment} onPrinted={() => onChanged(null)} />
+      <PartiesCard shipment={shipment} />
+      <ParcelsCard
+        shipment={shipment}
+        onSplit={splittable ? (parcelId) => setSplit({ kind: 'one', parcelId }) : undefined}
+        onBatchSplit={splittable ? (parcelId) => setSplit({ kind: 'batch', parcelId }) : undefined}
+      />
+      <ActivitiesCard shipment={shipment} />
+      <CarrierLogs shipment={shipment} />
+      <ReturnDialog shipment={madeReturn} onClose={() => setMadeReturn(null)} />
+      {split && (
+        <SplitDialogs
+          shipment={shipment}
+          split={split}
+          onClose={() => setSplit(null)}
+          onDone={(result) => {
+            setSplit(null);
+            setSplitResult(result.newShipments);
+            onChanged(result.originalShipment);
+          }}
+        />
+      )}
+    </article>
+  );
+}
+
+function SplitDialogs({
+  shipment,
+  split,
+  onClose,
+  onDone,
+}: {
+  shipment: Shipment;
+  split: { kind: 'one' | 'batch'; parcelId: string };
+  onClose: () => void;
+  onDone: (result: { originalShipment: Shipment; newShipments: Shipment[] }) => void;
+}) {
+  const props = { shipment, parcelId: split.parcelId, open: true, onClose, onDone };
+  return split.kind === 'one' ? <SplitDialog {...props} /> : <BatchSplitDialog {...props} />;
+}

@@ -1,0 +1,263 @@
+import type { Party, Shipment } from '../../../../src-shared/schemas/shipment';
+import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
+import { formatDateTime, formatWeight, humanize } from '../../lib/format';
+import { Link } from '../../app/router';
+
+/** The read-only parts of the shipment detail, one small component each. */
+
+export function FactsCard({ shipment, carrierName, product }: { shipment: Shipment; carrierName: string; product: CarrierProduct | undefined }) {
+  const services = shipment.carrierSettings.services.map((id) => product?.services.find((service) => service.serviceId === id)?.name ?? id);
+  const pickup = shipment.pickupDetails;
+  return (
+    <section className="card" aria-labelledby="facts-title">
+      <h2 id="facts-title">Shipment</h2>
+      <dl className="facts">
+        <dt>Reference</dt>
+        <dd>{shipment.reference}</dd>
+        <dt>Type</dt>
+        <dd>{humanize(shipment.type)}</dd>
+        <dt>Carrier</dt>
+        <dd>{carrierName}</dd>
+        <dt>Product</dt>
+        <dd>{product?.name ?? shipment.carrierSettings.productId}</dd>
+        <dt>Services</dt>
+        <dd>{services.length > 0 ? services.join(', ') : 'None'}</dd>
+        <dt>Term of trade</dt>
+        <dd>{shipment.termOfTrade}</dd>
+        {shipment.shippingRule && (
+          <>
+            <dt>Shipping rule</dt>
+            <dd>{shipment.shippingRule.name}</dd>
+          </>
+        )}
+        {shipment.servicePointId && (
+          <>
+            <dt>Service point</dt>
+            <dd>{shipment.servicePointId}</dd>
+          </>
+        )}
+        {pickup && (
+          <>
+            <dt>Pickup</dt>
+            <dd>
+              {pickup.date} {pickup.from}–{pickup.to}
+              {pickup.instruction && <> · {pickup.instruction}</>}
+            </dd>
+          </>
+        )}
+        {shipment.orderId && (
+          <>
+            <dt>Order</dt>
+            <dd>
+              <Link to={`/orders/${encodeURIComponent(shipment.orderId)}`}>{shipment.orderId}</Link>
+            </dd>
+          </>
+        )}
+        <dt>Created</dt>
+        <dd>{formatDateTime(shipment.createdAt)}</dd>
+        <dt>Updated</dt>
+        <dd>{formatDateTime(shipment.updatedAt)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+export function TrackingCard({ shipment }: { shipment: Shipment }) {
+  const tracking = shipment.tracking;
+  return (
+    <section className="card" aria-labelledby="tracking-title">
+      <h2 id="tracking-title">Tracking</h2>
+      {tracking ? (
+        <dl className="facts">
+          <dt>Number</dt>
+          <dd>
+            <code className="tracking-number">{tracking.number}</code>
+          </dd>
+          <dt>Link</dt>
+          <dd>
+            {tracking.url ? (
+              <a href={tracking.url} target="_blank" rel="noreferrer noopener">
+                {tracking.url}
+              </a>
+            ) : (
+              'The carrier gives no tracking page'
+            )}
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">No tracking number yet. It comes with the booking.</p>
+      )}
+    </section>
+  );
+}
+
+export function ErrorsCard({ shipment }: { shipment: Shipment }) {
+  if (shipment.errors.length === 0) return null;
+  return (
+    <section className="card card-bad" aria-labelledby="errors-title">
+      <h2 id="errors-title">Problems</h2>
+      <ul>
+        {shipment.errors.map((error) => (
+          <li key={error.id}>
+            {error.message} <code>{error.code}</code> <small className="muted">{formatDateTime(error.createdAt)}</small>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function PartyAddress({ party }: { party: Party }) {
+  return (
+    <address>
+      <strong>{party.name}</strong>
+      {party.attention && <> · Att. {party.attention}</>}
+      <br />
+      {party.address1}
+      {party.address2 && (
+        <>
+          <br />
+          {party.address2}
+        </>
+      )}
+      <br />
+      {party.postalCode} {party.city} · {party.countryCode}
+      {(party.phone || party.email) && (
+        <>
+          <br />
+          {[party.phone, party.email].filter(Boolean).join(' · ')}
+        </>
+      )}
+    </address>
+  );
+}
+
+export function PartiesCard({ shipment }: { shipment: Shipment }) {
+  return (
+    <section className="card" aria-labelledby="parties-title">
+      <h2 id="parties-title">Parties</h2>
+      {shipment.parties.length === 0 ? (
+        <p className="muted">No parties yet.</p>
+      ) : (
+        <div className="parties">
+          {shipment.parties.map((party, index) => (
+            <div key={`${party.type}-${index}`}>
+              <h3>{humanize(party.type)}</h3>
+              <PartyAddress party={party} />
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function ParcelsCard({ shipment, onSplit, onBatchSplit }: { shipment: Shipment; onSplit?: (parcelId: string) => void; onBatchSplit?: (parcelId: string) => void }) {
+  return (
+    <section className="card" aria-labelledby="parcels-title">
+      <h2 id="parcels-title">Parcels</h2>
+      {shipment.parcels.length === 0 && <p className="muted">No parcels yet.</p>}
+      {shipment.parcels.map((parcel, index) => (
+        <div key={parcel.id} className="parcel">
+          <div className="card-header">
+            <h3>
+              Parcel {index + 1} · {formatWeight(parcel.weight, parcel.weightUnit)} · {parcel.dimensions.length} × {parcel.dimensions.width} ×{' '}
+              {parcel.dimensions.height} cm
+            </h3>
+            {(onSplit || onBatchSplit) && parcel.orderLines.length > 0 && (
+              <div className="actions">
+                {onSplit && (
+                  <button type="button" onClick={() => onSplit(parcel.id)} aria-label={`Split parcel ${index + 1}…`}>
+                    Split…
+                  </button>
+                )}
+                {onBatchSplit && (
+                  <button type="button" onClick={() => onBatchSplit(parcel.id)} aria-label={`Batch split parcel ${index + 1}…`}>
+                    Batch split…
+                  </button>
+                )}
+              </div>
+            )}
+          </div>
+          {parcel.orderLines.length === 0 ? (
+            <p className="muted">No order lines in this parcel.</p>
+          ) : (
+            <table className="plain" aria-label={`Order lines of parcel ${index + 1}`}>
+              <thead>
+                <tr>
+                  <th scope="col">SKU</th>
+                  <th scope="col">Description</th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="num">
+                    Unit price
+                  </th>
+                  <th scope="col">Origin</th>
+                  <th scope="col">Tariff number</th>
+                </tr>
+              </thead>
+              <tbody>
+                {parcel.orderLines.map((line) => (
+                  <tr key={line.id}>
+                    <td>
+                      <code>{line.sku}</code>
+                    </td>
+                    <td className="wrap">{line.description}</td>
+                    <td className="num">{line.quantity}</td>
+                    <td className="num">{line.currency ? `${line.unitPrice} ${line.currency}` : line.unitPrice || ''}</td>
+                    <td>{line.countryOfOrigin}</td>
+                    <td>{line.tarrifNumber}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+export function ActivitiesCard({ shipment }: { shipment: Shipment }) {
+  return (
+    <section className="card" aria-labelledby="activities-title">
+      <h2 id="activities-title">Activity</h2>
+      <ol className="activities">
+        {[...shipment.activities].reverse().map((activity) => (
+          <li key={activity.id}>
+            <time dateTime={activity.createdAt}>{formatDateTime(activity.createdAt)}</time> <strong>{humanize(activity.action)}</strong>{' '}
+            {activity.description}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+
+/** The carrier calls made for the shipment (secrets masked by the server); for support, so folded away. */
+export function CarrierLogs({ shipment }: { shipment: Shipment }) {
+  if (shipment.logs.length === 0) return null;
+  return (
+    <details className="card logs">
+      <summary>
+        <h2>Carrier logs ({shipment.logs.length})</h2>
+      </summary>
+      {shipment.logs.map((log) => (
+        <details key={log.id} className="log">
+          <summary>
+            {formatDateTime(log.createdAt)} · {humanize(log.direction)} · {log.statusCode ?? 'no status'}
+            {log.duration !== null && <> · {log.duration} ms</>}
+            {log.error && <span className="job-error"> · {log.error}</span>}
+          </summary>
+          <h3>Request</h3>
+          <pre>{asText(log.request)}</pre>
+          <h3>Response</h3>
+          <pre>{asText(log.response)}</pre>
+        </details>
+      ))}
+    </details>
+  );
+}

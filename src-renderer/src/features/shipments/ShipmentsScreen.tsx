@@ -1,0 +1,153 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { shipmentStatuses, type ShipmentListItem, type ShipmentStatus } from '../../../../src-shared/schemas/shipment';
+import { client, useLoad } from '../../lib/api';
+import { useOrgId } from '../../lib/session';
+import { humanize } from '../../lib/format';
+import { navigate } from '../../app/router';
+import { DataTable } from '../../components/DataTable';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { shipmentColumns } from './columns';
+import { sortKey, useShipmentList } from './listState';
+import { useDebounced } from './useDebounced';
+import { useBatchSend } from './batchSend';
+import { BatchSendDialog } from './BatchSendDialog';
+import { stripControlCharacters } from './scan';
+
+const PAGE_SIZE = 50;
+
+const openShipment = (id: string) => navigate(`/shipments/${encodeURIComponent(id)}`);
+
+/** The shipments table: server-side pages, sort, status filter and reference search; batch send. */
+export function ShipmentsScreen() {
+  const orgId = useOrgId();
+  const list = useShipmentList();
+  const debounced = useDebounced(list.search.trim(), 300);
+  // Enter in the search box searches at once (a scanner ends with Enter) and opens a single match.
+  const [committed, setCommitted] = useState(debounced);
+  const [openSingle, setOpenSingle] = useState<string | null>(null);
+  useEffect(() => setCommitted(debounced), [debounced]);
+
+  const query = { page: list.page, limit: PAGE_SIZE, sort: sortKey(list.sorting), status: list.status || undefined, search: committed || undefined };
+  const key = JSON.stringify([orgId, query]);
+  const shipments = useLoad(async () => ({ key, page: await client.call('shipments.list', { params: { orgId }, query }) }), key);
+  const carriers = useLoad(() => client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }), `carriers:${orgId}`);
+  const carrierNames = useMemo(() => new Map((carriers.data?.data ?? []).map((carrier) => [carrier.id, carrier.name])), [carriers.data]);
+  const columns = useMemo(() => shipmentColumns(carrierNames), [carrierNames]);
+  const rows = shipments.data?.page.data ?? [];
+
+  const tableBox = useRef<HTMLDivElement>(null);
+  const focusFirstRow = () => tableBox.current?.querySelector<HTMLTableRowElement>('tbody tr[data-index="0"]')?.focus();
+
+  useEffect(() => {
+    if (openSingle === null || shipments.loading || shipments.data?.key !== key) return;
+    setOpenSingle(null);
+    const found = shipments.data.page.data;
+    if (shipments.data.page.total === 1 && found[0]) openShipment(found[0].id);
+    else if (found.length > 0) focusFirstRow();
+  }, [openSingle, shipments.loading, shipments.data, key]);
+
+  const onSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      const term = list.search.trim();
+      setCommitted(term);
+      setOpenSingle(term);
+    } else if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      focusFirstRow();
+    }
+  };
+
+  const batch = useBatchSend(orgId);
+  const [batchOpen, setBatchOpen] = useState(false);
+  const selection = [...list.selected].map((id) => ({ id, reference: list.references.get(id) ?? id }));
+  const closeBatch = () => {
+    setBatchOpen(false);
+    if (!batch.running && batch.total > 0) {
+      // Keep the failed ones selected so they can be fixed and sent again; the sent ones are done.
+      const failed = new Set(batch.outcomes.filter((outcome) => outcome.status === 'failed').map((outcome) => outcome.shipmentId));
+      list.setSelected(failed, list.references);
+      batch.reset();
+      shipments.reload();
+    }
+  };
+
+  const onSelectedChange = (next: Set<string>) => {
+    const references = new Map(list.references);
+    for (const row of rows) references.set(row.id, row.reference);
+    list.setSelected(next, references);
+  };
+
+  return (
+    <section aria-labelledby="shipments-title">
+      <header className="page-header">
+        <h1 id="shipments-title">Shipments</h1>
+        <div className="actions">
+          {batch.running && !batchOpen ? (
+            <button type="button" onClick={() => setBatchOpen(true)}>
+              Sending {batch.done} of {batch.total}…
+            </button>
+          ) : (
+            <button type="button" disabled={list.selected.size === 0} onClick={() => setBatchOpen(true)}>
+              Send selected ({list.selected.size})
+            </button>
+          )}
+          <button type="button" className="primary" onClick={() => navigate('/shipments/new')}>
+            New shipment
+          </button>
+        </div>
+      </header>
+      <ErrorNotice error={shipments.error} title="The shipments could not be loaded" />
+      <div ref={tableBox}>
+        <DataTable<ShipmentListItem>
+          label="Shipments"
+          columns={columns}
+          rows={rows}
+          getRowId={(row) => row.id}
+          total={shipments.data?.page.total ?? 0}
+          page={list.page}
+          limit={PAGE_SIZE}
+          onPageChange={list.setPage}
+          sorting={list.sorting}
+          onSortingChange={list.setSorting}
+          columnVisibility={list.columns}
+          onColumnVisibilityChange={list.setColumns}
+          onOpen={(row) => openShipment(row.id)}
+          selected={list.selected}
+          onSelectedChange={onSelectedChange}
+          loading={shipments.loading}
+          empty={committed || list.status ? 'No shipment matches.' : 'No shipments yet. Create one with “New shipment”.'}
+          toolbar={
+            <>
+              <label className="inline-field">
+                Status{' '}
+                <select value={list.status} onChange={(event) => list.setStatus(event.target.value as ShipmentStatus | '')}>
+                  <option value="">All</option>
+                  {shipmentStatuses.map((status) => (
+                    <option key={status} value={status}>
+                      {humanize(status)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="inline-field">
+                Search references{' '}
+                <input
+                  type="search"
+                  value={list.search}
+                  onChange={(event) => list.setSearch(stripControlCharacters(event.target.value))}
+                  onKeyDown={onSearchKey}
+                  placeholder="Type or scan"
+                  autoFocus
+                  aria-keyshortcuts="Enter ArrowDown"
+                />
+              </label>
+              {shipments.loading && <span className="muted">Loading…</span>}
+            </>
+          }
+        />
+      </div>
+      <BatchSendDialog open={batchOpen} onClose={closeBatch} selection={selection} batch={batch} />
+    </section>
+  );
+}
