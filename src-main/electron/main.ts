@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell } from 'electron';
 import type { FastifyInstance } from 'fastify';
 import { createAppContext, type AppContext } from '../app/context';
 import { portFromEnv } from '../app/config';
@@ -136,7 +136,11 @@ function createMainWindow(): BrowserWindow {
   contents.on('will-redirect', (event, url) => {
     if (!isTrustedPage(url)) event.preventDefault();
   });
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // No window opens inside the app; a web link (a carrier's tracking page) opens in the user's browser.
+  contents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
   contents.on('will-attach-webview', (event) => event.preventDefault());
 
   if (devServerUrl) void window.loadURL(devServerUrl);

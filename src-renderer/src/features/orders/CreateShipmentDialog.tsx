@@ -7,7 +7,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
 import { useFocusWhenOpen } from './focus';
-import { CarrierPicker, carrierChoiceBody, carrierChoiceProblem, noCarrierChoice, type CarrierChoice } from './CarrierPicker';
+import { CarrierPicker, carrierChoiceBody, carrierChoiceProblem, noCarrierChoice, type CarrierChoice } from '../../components/CarrierPicker';
 
 type Mode = 'rule' | 'carrier';
 

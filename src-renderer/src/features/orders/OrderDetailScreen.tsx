@@ -6,7 +6,7 @@ import { formatDateTime, formatWeight } from '../../lib/format';
 import { Link } from '../../app/router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
-import { useCarriers } from './CarrierPicker';
+import { useCarriers } from '../../components/CarrierPicker';
 import { CreateShipmentDialog } from './CreateShipmentDialog';
 import { CancelOrderDialog } from './CancelOrderDialog';
 import { formatMoney } from './money';

@@ -38,7 +38,8 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
   const product = products.data?.find((candidate) => candidate.productId === shipment.carrierSettings.productId);
   const [actionError, setActionError] = useState<unknown>(null);
   const [madeReturn, setMadeReturn] = useState<Shipment | null>(null);
-  const [split, setSplit] = useState<{ kind: 'one' | 'batch'; parcelId: string } | null>(null);
+  // Closing a split dialog keeps it mounted (open: false), so reopening it finds what was typed.
+  const [split, setSplit] = useState<{ kind: 'one' | 'batch'; parcelId: string; open: boolean } | null>(null);
   const [splitResult, setSplitResult] = useState<Shipment[] | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -83,17 +84,18 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
       <PartiesCard shipment={shipment} />
       <ParcelsCard
         shipment={shipment}
-        onSplit={splittable ? (parcelId) => setSplit({ kind: 'one', parcelId }) : undefined}
-        onBatchSplit={splittable ? (parcelId) => setSplit({ kind: 'batch', parcelId }) : undefined}
+        onSplit={splittable ? (parcelId) => setSplit({ kind: 'one', parcelId, open: true }) : undefined}
+        onBatchSplit={splittable ? (parcelId) => setSplit({ kind: 'batch', parcelId, open: true }) : undefined}
       />
       <ActivitiesCard shipment={shipment} />
       <CarrierLogs shipment={shipment} />
       <ReturnDialog shipment={madeReturn} onClose={() => setMadeReturn(null)} />
       {split && (
         <SplitDialogs
+          key={`${split.kind}:${split.parcelId}`}
           shipment={shipment}
           split={split}
-          onClose={() => setSplit(null)}
+          onClose={() => setSplit((current) => current && { ...current, open: false })}
           onDone={(result) => {
             setSplit(null);
             setSplitResult(result.newShipments);
@@ -112,10 +114,10 @@ function SplitDialogs({
   onDone,
 }: {
   shipment: Shipment;
-  split: { kind: 'one' | 'batch'; parcelId: string };
+  split: { kind: 'one' | 'batch'; parcelId: string; open: boolean };
   onClose: () => void;
   onDone: (result: { originalShipment: Shipment; newShipments: Shipment[] }) => void;
 }) {
-  const props = { shipment, parcelId: split.parcelId, open: true, onClose, onDone };
+  const props = { shipment, parcelId: split.parcelId, open: split.open, onClose, onDone };
   return split.kind === 'one' ? <SplitDialog {...props} /> : <BatchSplitDialog {...props} />;
 }

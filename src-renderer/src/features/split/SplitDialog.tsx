@@ -5,7 +5,7 @@ import { useOrgId } from '../../lib/session';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
-import { CarrierPicker, carrierChoiceBody, carrierChoiceProblem, noCarrierChoice, type CarrierChoice } from '../orders/CarrierPicker';
+import { CarrierPicker, carrierChoiceBody, carrierChoiceProblem, noCarrierChoice, type CarrierChoice } from '../../components/CarrierPicker';
 import { useFocusWhenOpen } from '../orders/focus';
 import { linesInOtherParcels, planSplit, unitsOf } from './splitPlan';
 import { Problems, splitTarget, staleTitle, useCurrentShipment, type SplitDialogProps } from './common';

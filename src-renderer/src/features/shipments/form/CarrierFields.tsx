@@ -1,6 +1,7 @@
 import { client, useLoad } from '../../../lib/api';
 import { Field } from '../../../components/forms';
 import { ErrorNotice } from '../../../components/ErrorNotice';
+import { CarrierPicker } from '../../../components/CarrierPicker';
 import type { FieldMessages, ShipmentForm } from './model';
 
 /**
@@ -29,7 +30,7 @@ export function CarrierFields({
       <legend>Carrier</legend>
       <ErrorNotice error={carriers.error ?? addresses.error} title="Carriers or sender addresses could not be loaded" />
       {mode === 'create' ? (
-        <CarrierChoice orgId={orgId} form={form} errors={errors} onChange={onChange} carriers={carriers.data?.data ?? []} loading={carriers.loading} />
+        <CarrierChoiceFields form={form} errors={errors} onChange={onChange} />
       ) : (
         <RuleChoice orgId={orgId} form={form} errors={errors} onChange={onChange} carrierName={carrier?.name ?? form.carrierId} />
       )}
@@ -49,87 +50,20 @@ export function CarrierFields({
   );
 }
 
-function CarrierChoice({
-  orgId,
-  form,
-  errors,
-  onChange,
-  carriers,
-  loading,
-}: {
-  orgId: string;
-  form: ShipmentForm;
-  errors: FieldMessages;
-  onChange: (patch: Partial<ShipmentForm>) => void;
-  carriers: { id: string; name: string }[];
-  loading: boolean;
-}) {
-  const products = useLoad(
-    () => (form.carrierId ? client.call('carriers.products', { params: { orgId, carrierId: form.carrierId } }) : Promise.resolve([])),
-    `products:${orgId}:${form.carrierId}`,
-  );
-  // Returns need an inbound product, outbound shipments an outbound one.
-  const offered = (products.data ?? []).filter((product) => product.type === form.type);
-  const product = offered.find((candidate) => candidate.productId === form.productId);
-
+function CarrierChoiceFields({ form, errors, onChange }: { form: ShipmentForm; errors: FieldMessages; onChange: (patch: Partial<ShipmentForm>) => void }) {
   return (
-    <>
-      <div className="form-grid">
-        <Field label="Carrier" error={errors['carrierSettings.carrierId'] ?? errors['carrierSettings']}>
-          <select
-            name="carrierSettings.carrierId"
-            value={form.carrierId}
-            onChange={(event) => onChange({ carrierId: event.target.value, productId: '', services: [] })}
-          >
-            <option value="">{loading ? 'Loading…' : carriers.length === 0 ? 'No carriers set up yet' : 'Choose a carrier'}</option>
-            {carriers.map((carrier) => (
-              <option key={carrier.id} value={carrier.id}>
-                {carrier.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Product" error={errors['carrierSettings.productId']}>
-          <select
-            name="carrierSettings.productId"
-            value={form.productId}
-            disabled={!form.carrierId}
-            onChange={(event) => {
-              const next = offered.find((candidate) => candidate.productId === event.target.value);
-              const allowed = new Set(next?.services.map((service) => service.serviceId));
-              onChange({ productId: event.target.value, services: form.services.filter((service) => allowed.has(service)) });
-            }}
-          >
-            <option value="">{products.loading ? 'Loading…' : 'Choose a product'}</option>
-            {offered.map((candidate) => (
-              <option key={candidate.productId} value={candidate.productId}>
-                {candidate.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </div>
-      <ErrorNotice error={products.error} title="The carrier’s products could not be loaded" />
-      {product && product.services.length > 0 && (
-        <fieldset className="checks">
-          <legend>Services</legend>
-          {product.services.map((service) => (
-            <label key={service.serviceId}>
-              <input
-                type="checkbox"
-                name="carrierSettings.services"
-                checked={form.services.includes(service.serviceId)}
-                onChange={(event) =>
-                  onChange({ services: event.target.checked ? [...form.services, service.serviceId] : form.services.filter((id) => id !== service.serviceId) })
-                }
-              />{' '}
-              {service.name}
-            </label>
-          ))}
-          {errors['carrierSettings.services'] && <p className="field-error">{errors['carrierSettings.services']}</p>}
-        </fieldset>
-      )}
-    </>
+    <CarrierPicker
+      value={{ carrierId: form.carrierId, productId: form.productId, services: form.services }}
+      onChange={(choice) => onChange(choice)}
+      // Returns need an inbound product, outbound shipments an outbound one.
+      direction={form.type}
+      namePrefix="carrierSettings."
+      errors={{
+        carrierId: errors['carrierSettings.carrierId'] ?? errors['carrierSettings'],
+        productId: errors['carrierSettings.productId'],
+        services: errors['carrierSettings.services'],
+      }}
+    />
   );
 }
 

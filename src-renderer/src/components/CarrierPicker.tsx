@@ -1,8 +1,8 @@
 import { useId } from 'react';
-import { client, useLoad } from '../../lib/api';
-import { useOrgId } from '../../lib/session';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { Field } from '../../components/forms';
+import { client, useLoad } from '../lib/api';
+import { useOrgId } from '../lib/session';
+import { ErrorNotice } from './ErrorNotice';
+import { Field } from './forms';
 
 /** A carrier, one of its products and the product's services, as chosen by hand. `carrierId: ''` is "no choice". */
 export interface CarrierChoice {
@@ -40,12 +40,16 @@ export function CarrierPicker({
   keepLabel,
   direction = 'outbound',
   errors = {},
+  namePrefix = '',
 }: {
   value: CarrierChoice;
   onChange: (next: CarrierChoice) => void;
   keepLabel?: string;
   direction?: 'outbound' | 'inbound';
-  errors?: Record<string, string>;
+  /** Messages by field: carrierId, productId, services. */
+  errors?: Record<string, string | undefined>;
+  /** Prefix of the controls' names, so a form can find the field a server message names. */
+  namePrefix?: string;
 }) {
   const orgId = useOrgId();
   const servicesId = useId();
@@ -67,7 +71,7 @@ export function CarrierPicker({
     <div className="carrier-picker">
       <div className="form-grid">
         <Field label="Carrier" error={errors.carrierId}>
-          <select value={value.carrierId} onChange={(event) => onChange({ carrierId: event.target.value, productId: '', services: [] })}>
+          <select name={`${namePrefix}carrierId`} value={value.carrierId} onChange={(event) => onChange({ carrierId: event.target.value, productId: '', services: [] })}>
             <option value="">{keepLabel ?? 'Choose a carrier…'}</option>
             {carriers.data?.data.map((carrier) => (
               <option key={carrier.id} value={carrier.id}>
@@ -78,6 +82,7 @@ export function CarrierPicker({
         </Field>
         <Field label="Product" error={errors.productId}>
           <select
+            name={`${namePrefix}productId`}
             value={value.productId}
             disabled={!value.carrierId}
             onChange={(event) => {
