@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What the tests need from the operating system (Debian/Ubuntu): Chromium for the browser tests,
-# CUPS with a virtual PDF printer and poppler's pdfinfo for the printing tests.
+# CUPS with a virtual PDF printer and poppler's pdfinfo for the printing tests, curl and jq for the
+# API guide's examples (scripts/check-api-docs.sh).
 # Idempotent; uses sudo when not run as root.
 set -euo pipefail
-packages=(chromium cups printer-driver-cups-pdf poppler-utils)
+packages=(chromium cups printer-driver-cups-pdf poppler-utils curl jq perl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
