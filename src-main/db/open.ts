@@ -26,6 +26,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // A 2xx means the write is on disk, even after a power cut.
     client.pragma('synchronous = FULL');
     client.pragma('busy_timeout = 5000');
+    // The shipment-count triggers open a statement journal per insert; keep it off the disk.
+    client.pragma('temp_store = MEMORY');
     refuseNewerDatabase(client, migrationsFolder);
     cacheStatements(client);
     const db = drizzle(client, { schema }) as Db;
