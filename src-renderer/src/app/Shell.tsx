@@ -1,8 +1,20 @@
 import { useEffect, type ReactNode } from 'react';
 import { signOut, transportName } from '../lib/api';
 import { useSession } from '../lib/session';
-import { Link, matchPath, navigate, useRoutePath } from './router';
+import { Link, matchPath, navigate, pathWithin, useRoutePath } from './router';
 import { screens } from './routes';
+
+const navScreens = screens.filter((screen) => screen.nav);
+
+/** The nav entry for `path`: its own screen, or the one it lies below (`/shipments/shp_1` → Shipments); the deepest wins. */
+function currentNavPath(path: string): string | null {
+  let best: { path: string; depth: number } | null = null;
+  for (const screen of navScreens) {
+    const depth = pathWithin(screen.path, path);
+    if (depth !== null && (!best || depth > best.depth)) best = { path: screen.path, depth };
+  }
+  return best?.path ?? null;
+}
 
 /** The signed-in app: navigation, the current screen, the organization and the user. */
 export function Shell() {
@@ -10,7 +22,7 @@ export function Shell() {
   const orgId = useSession((state) => state.orgId);
   const chooseOrg = useSession((state) => state.chooseOrg);
   const path = useRoutePath();
-  const navScreens = screens.filter((screen) => screen.nav);
+  const currentNav = currentNavPath(path);
 
   // Alt+<key> jumps to a screen, so the whole app can be driven from the keyboard.
   useEffect(() => {
@@ -24,11 +36,11 @@ export function Shell() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [navScreens]);
+  }, []);
 
   useEffect(() => {
     if (path === '/' && navScreens[0]) navigate(navScreens[0].path);
-  }, [path, navScreens]);
+  }, [path]);
 
   let current: { render: () => ReactNode; title: string } | null = null;
   for (const screen of screens) {
@@ -71,7 +83,7 @@ export function Shell() {
                 .filter((screen) => screen.nav?.section === section)
                 .map((screen) => (
                   <li key={screen.path}>
-                    <Link to={screen.path} aria-current={matchPath(screen.path, path) ? 'page' : undefined} aria-keyshortcuts={screen.nav?.key ? `Alt+${screen.nav.key.toUpperCase()}` : undefined}>
+                    <Link to={screen.path} aria-current={screen.path === currentNav ? 'page' : undefined} aria-keyshortcuts={screen.nav?.key ? `Alt+${screen.nav.key.toUpperCase()}` : undefined}>
                       {screen.nav?.label}
                     </Link>
                   </li>

@@ -37,6 +37,18 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   return params;
 }
 
+/**
+ * How deep `base` (a path without parameters, e.g. `/shipments`) contains `path`: its number of
+ * segments when `path` is `base` itself or lies below it (`/shipments/shp_1`), else null. The navigation
+ * marks the deepest match, so `/settings/…` screens do not all light up for one another.
+ */
+export function pathWithin(base: string, path: string): number | null {
+  const want = base.split('/').filter(Boolean);
+  const have = path.split('?')[0]?.split('/').filter(Boolean) ?? [];
+  if (want.length > have.length) return null;
+  return want.every((part, i) => part === have[i]) ? want.length : null;
+}
+
 export function Link({ to, children, ...rest }: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
   return (
     <a href={`#${to}`} {...rest}>

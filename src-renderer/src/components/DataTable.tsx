@@ -5,9 +5,18 @@ import {
   useReactTable,
   type ColumnDef,
   type OnChangeFn,
+  type RowData,
   type SortingState,
   type VisibilityState,
 } from '@tanstack/react-table';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parameters must match TanStack's declaration
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** Class of the column's header and cells, e.g. to give it a width (styles.css). */
+    className?: string;
+  }
+}
 
 export interface DataTableProps<T> {
   label: string;
@@ -31,6 +40,11 @@ export interface DataTableProps<T> {
   loading?: boolean;
   empty?: ReactNode;
   toolbar?: ReactNode;
+  /**
+   * Fit the table to its box: columns with a width class (meta.className, styles.css) keep it and the
+   * others share what is left, their long text cut with an ellipsis (see Truncated in cells.tsx).
+   */
+  fit?: boolean;
 }
 
 const ROW_HEIGHT = 36;
@@ -128,7 +142,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </div>
       )}
       <div className="table-viewport" ref={viewport} style={{ maxHeight: VIEWPORT_ROWS * ROW_HEIGHT + 40 }} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
-        <table aria-label={props.label} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
+        <table className={props.fit ? 'fit' : undefined} aria-label={props.label} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
           <thead>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
@@ -145,7 +159,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   return (
-                    <th key={header.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                    <th key={header.id} scope="col" className={header.column.columnDef.meta?.className} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
                       {header.column.getCanSort() && props.onSortingChange ? (
                         <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
                           {flexRender(header.column.columnDef.header, header.getContext())}
@@ -188,7 +202,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     </td>
                   )}
                   {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                    <td key={cell.id} className={cell.column.columnDef.meta?.className}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
                   ))}
                 </tr>
               );

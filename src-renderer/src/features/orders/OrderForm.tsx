@@ -3,7 +3,7 @@ import type { OrderChannel } from '../../../../src-shared/schemas/orderChannel';
 import { weightUnits } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { navigate } from '../../app/router';
+import { Link, navigate } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
@@ -14,10 +14,27 @@ import { useFocusWhenOpen } from './focus';
 const upper = (value: string) => value.toUpperCase();
 
 /** "New order": a manual order with its address and lines; what is typed survives closing and failures. */
-export function NewOrderDialog({ open, onClose, channels }: { open: boolean; onClose: () => void; channels: OrderChannel[] }) {
+export function NewOrderDialog({
+  open,
+  onClose,
+  channels,
+  channelsError,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** Undefined while they load. */
+  channels: OrderChannel[] | undefined;
+  channelsError?: unknown;
+}) {
   return (
     <Dialog title="New order" open={open} onClose={onClose} wide>
-      <OrderForm channels={channels} onCancel={onClose} />
+      {channels ? (
+        <OrderForm channels={channels} onCancel={onClose} />
+      ) : channelsError ? (
+        <ErrorNotice error={channelsError} title="The order channels could not be loaded" />
+      ) : (
+        <p className="loading">Loading the order channels…</p>
+      )}
     </Dialog>
   );
 }
@@ -75,7 +92,11 @@ function OrderForm({ channels, onCancel }: { channels: OrderChannel[]; onCancel:
   };
 
   if (channels.length === 0) {
-    return <p className="notice">Orders belong to an order channel. Add one (for example a “manual” channel) under Settings first.</p>;
+    return (
+      <p className="notice">
+        Orders belong to an order channel. Add one (for example a “manual” channel) under <Link to="/settings/order-channels">Settings → Order channels</Link> first.
+      </p>
+    );
   }
 
   const addressField = (key: keyof AddressDraft, label: string, extra: { required?: boolean; type?: string; transform?: (value: string) => string; maxLength?: number } = {}) => (

@@ -121,7 +121,7 @@ export function OrdersScreen() {
           </>
         }
       />
-      <NewOrderDialog open={creating} onClose={() => setCreating(false)} channels={channels.data?.data ?? []} />
+      <NewOrderDialog open={creating} onClose={() => setCreating(false)} channels={channels.data?.data} channelsError={channels.error} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Screen } from '../../app/screens';
 import { ApiTokensScreen } from './ApiTokensScreen';
 import { CarriersScreen } from './CarriersScreen';
+import { OrderChannelsScreen } from './OrderChannelsScreen';
 import { OrganizationScreen } from './OrganizationScreen';
 import { PrintersScreen } from './PrintersScreen';
 import { SenderAddressesScreen } from './SenderAddressesScreen';
@@ -8,9 +9,10 @@ import { ShippingRulesScreen } from './ShippingRulesScreen';
 import { UsageScreen } from './UsageScreen';
 import { WebhooksScreen } from './WebhooksScreen';
 
-/** In the order they are set up: an address, a carrier, rules, printers; then the rest. */
+/** In the order they are set up: an address, where orders come from, a carrier, rules, printers; then the rest. */
 export const settingsScreens: Screen[] = [
   { path: '/settings/sender-addresses', title: 'Sender addresses', nav: { label: 'Sender addresses', section: 'Settings' }, render: () => <SenderAddressesScreen /> },
+  { path: '/settings/order-channels', title: 'Order channels', nav: { label: 'Order channels', section: 'Settings' }, render: () => <OrderChannelsScreen /> },
   { path: '/settings/carriers', title: 'Carriers', nav: { label: 'Carriers', section: 'Settings' }, render: () => <CarriersScreen /> },
   { path: '/settings/shipping-rules', title: 'Shipping rules', nav: { label: 'Shipping rules', section: 'Settings' }, render: () => <ShippingRulesScreen /> },
   { path: '/settings/printers', title: 'Printers', nav: { label: 'Printers', section: 'Settings' }, render: () => <PrintersScreen /> },

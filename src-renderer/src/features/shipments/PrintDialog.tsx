@@ -3,6 +3,7 @@ import type { DocumentFormat } from '../../../../src-shared/schemas/carrier';
 import type { PrintJob, Printer } from '../../../../src-shared/schemas/printing';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import { client, useLoad } from '../../lib/api';
+import { Link } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
@@ -189,7 +190,9 @@ function PrinterChoice({
     return (
       <div className="error-notice" role="alert">
         <strong>No {format === 'zpl' ? 'ZPL label' : 'PDF'} printer is set up.</strong>
-        <p>Add one under Settings → Printers. Until then, save the file and print it from another program.</p>
+        <p>
+          Add one under <Link to="/settings/printers">Settings → Printers</Link>. Until then, save the file and print it from another program.
+        </p>
         <button type="button" onClick={onDownload}>
           Download {format.toUpperCase()}
         </button>

@@ -36,6 +36,9 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
   const carrier = useLoad(() => client.call('carriers.get', { params: { orgId, carrierId } }), `carrier:${orgId}:${carrierId}`);
   const products = useLoad(() => client.call('carriers.products', { params: { orgId, carrierId } }), `products:${orgId}:${carrierId}`);
   const product = products.data?.find((candidate) => candidate.productId === shipment.carrierSettings.productId);
+  const { orderId } = shipment;
+  // The order's number is what people know it by; the id stands in while it loads or if it cannot be read.
+  const order = useLoad(() => (orderId ? client.call('orders.get', { params: { orgId, orderId } }) : Promise.resolve(null)), `order:${orgId}:${orderId ?? ''}`);
   const [actionError, setActionError] = useState<unknown>(null);
   const [madeReturn, setMadeReturn] = useState<Shipment | null>(null);
   // Closing a split dialog keeps it mounted (open: false), so reopening it finds what was typed.
@@ -77,7 +80,7 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
       )}
       <ErrorsCard shipment={shipment} />
       <div className="grid-2">
-        <FactsCard shipment={shipment} carrierName={carrier.data?.name ?? carrierId} product={product} />
+        <FactsCard shipment={shipment} carrierName={carrier.data?.name ?? carrierId} product={product} orderNumber={order.data?.id === orderId ? order.data?.orderNumber : undefined} />
         <TrackingCard shipment={shipment} />
       </div>
       <DocumentsCard orgId={orgId} shipment={shipment} onPrinted={() => onChanged(null)} />

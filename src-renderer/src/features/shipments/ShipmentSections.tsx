@@ -5,7 +5,18 @@ import { Link } from '../../app/router';
 
 /** The read-only parts of the shipment detail, one small component each. */
 
-export function FactsCard({ shipment, carrierName, product }: { shipment: Shipment; carrierName: string; product: CarrierProduct | undefined }) {
+export function FactsCard({
+  shipment,
+  carrierName,
+  product,
+  orderNumber,
+}: {
+  shipment: Shipment;
+  carrierName: string;
+  product: CarrierProduct | undefined;
+  /** The order's number once read; until then (or if it cannot be read) the order's id is shown. */
+  orderNumber?: string | undefined;
+}) {
   const services = shipment.carrierSettings.services.map((id) => product?.services.find((service) => service.serviceId === id)?.name ?? id);
   const pickup = shipment.pickupDetails;
   return (
@@ -49,7 +60,7 @@ export function FactsCard({ shipment, carrierName, product }: { shipment: Shipme
           <>
             <dt>Order</dt>
             <dd>
-              <Link to={`/orders/${encodeURIComponent(shipment.orderId)}`}>{shipment.orderId}</Link>
+              <Link to={`/orders/${encodeURIComponent(shipment.orderId)}`}>{orderNumber ? `Order ${orderNumber}` : shipment.orderId}</Link>
             </dd>
           </>
         )}

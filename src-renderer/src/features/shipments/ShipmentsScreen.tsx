@@ -113,6 +113,7 @@ export function ShipmentsScreen() {
           columnVisibility={list.columns}
           onColumnVisibilityChange={list.setColumns}
           onOpen={(row) => openShipment(row.id)}
+          fit
           selected={list.selected}
           onSelectedChange={onSelectedChange}
           loading={shipments.loading}

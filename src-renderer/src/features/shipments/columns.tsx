@@ -1,36 +1,56 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ShipmentListItem } from '../../../../src-shared/schemas/shipment';
 import { StatusBadge } from '../../components/StatusBadge';
-import { formatDateTime, humanize } from '../../lib/format';
+import { DateCell, Truncated } from '../../components/cells';
+import { humanize } from '../../lib/format';
 import { Link } from '../../app/router';
 
 const column = createColumnHelper<ShipmentListItem>();
 
-/** The shipments table's columns; the ids of sortable ones are the list operation's sort fields. */
+/**
+ * The shipments table's columns; the ids of sortable ones are the list operation's sort fields.
+ * Long names are cut at the column's width (the whole name in the tooltip) and dates are short, so
+ * every column fits a 1360 px window without scrolling sideways: the table is laid out to fit
+ * (DataTable `fit`), the `.col-…` classes (styles.css) fix the narrow columns' widths and the names share the rest.
+ */
 export function shipmentColumns(carrierNames: ReadonlyMap<string, string>) {
   return [
     column.accessor('reference', {
       header: 'Reference',
       enableHiding: false,
+      meta: { className: 'col-reference' },
       // A link too, so a mouse user can open it; keyboard users press Enter on the row.
       cell: (info) => (
-        <Link to={`/shipments/${encodeURIComponent(info.row.original.id)}`} tabIndex={-1}>
-          {info.getValue()}
-        </Link>
+        <Truncated text={info.getValue()}>
+          <Link to={`/shipments/${encodeURIComponent(info.row.original.id)}`} tabIndex={-1}>
+            {info.getValue()}
+          </Link>
+        </Truncated>
       ),
     }),
-    column.accessor('status', { header: 'Status', cell: (info) => <StatusBadge status={info.getValue()} /> }),
-    column.accessor('type', { header: 'Type', enableSorting: false, cell: (info) => humanize(info.getValue()) }),
+    column.accessor('status', { header: 'Status', meta: { className: 'col-status' }, cell: (info) => <StatusBadge status={info.getValue()} /> }),
+    column.accessor('type', { header: 'Type', enableSorting: false, meta: { className: 'col-type' }, cell: (info) => humanize(info.getValue()) }),
     // The name is looked up when the cell renders: TanStack caches accessor values per row.
     column.accessor((row) => row.carrierSettings.carrierId, {
       id: 'carrier',
       header: 'Carrier',
       enableSorting: false,
-      cell: (info) => carrierNames.get(info.getValue()) ?? info.getValue(),
+      cell: (info) => <Truncated text={carrierNames.get(info.getValue()) ?? info.getValue()} />,
     }),
-    column.accessor((row) => row.carrierSettings.productId, { id: 'product', header: 'Product', enableSorting: false }),
-    column.accessor((row) => row.senderAddress.name, { id: 'sender', header: 'Sender address', enableSorting: false }),
-    column.accessor('createdAt', { header: 'Created', cell: (info) => formatDateTime(info.getValue()) }),
-    column.accessor('updatedAt', { header: 'Updated', cell: (info) => formatDateTime(info.getValue()) }),
+    column.accessor((row) => row.carrierSettings.productId, {
+      id: 'product',
+      header: 'Product',
+      enableSorting: false,
+      meta: { className: 'col-product' },
+      cell: (info) => <Truncated text={info.getValue()} />,
+    }),
+    column.accessor((row) => row.senderAddress.name, {
+      id: 'sender',
+      header: 'Sender address',
+      enableSorting: false,
+      cell: (info) => <Truncated text={info.getValue()} />,
+    }),
+    column.accessor('createdAt', { header: 'Created', meta: { className: 'col-date' }, cell: (info) => <DateCell iso={info.getValue()} /> }),
+    column.accessor('updatedAt', { header: 'Updated', meta: { className: 'col-date' }, cell: (info) => <DateCell iso={info.getValue()} /> }),
   ];
 }
