@@ -189,9 +189,17 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
   });
 
   // ── Order ────────────────────────────────────────────────────────────────────────────────────
-  await test.step('an order channel (no screen for channels yet: through the API, with the session token)', async () => {
-    const channel = await api.post('/order-channels', { name: 'Phone orders', type: 'manual' });
-    expect(channel).toMatchObject({ name: 'Phone orders', type: 'manual' });
+  await test.step('settings: an order channel for orders typed in by hand', async () => {
+    await nav.getByRole('link', { name: 'Order channels' }).click();
+    await expect(heading).toHaveText('Order channels');
+    await main.getByRole('button', { name: 'New order channel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New order channel' });
+    await dialog.getByLabel('Name (required)').fill('Phone orders');
+    await dialog.getByRole('button', { name: 'Create order channel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row(main.getByRole('table', { name: 'Order channels' }), 'Phone orders')).toContainText('Manual');
+    const channels = await api.get<{ data: { name: string; type: string }[] }>('/order-channels');
+    expect(channels.data).toEqual([expect.objectContaining({ name: 'Phone orders', type: 'manual' })]);
   });
 
   const order = await test.step('orders: "New order" with three lines', async () => {
