@@ -6,7 +6,7 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, RowActions, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor } from './shared';
+import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn } from './shared';
 
 type SecretKey = (typeof orderChannelSecretKeys)[number];
 
@@ -114,22 +114,7 @@ export function OrderChannelsScreen() {
     { id: 'type', header: 'Type', cell: ({ row }) => channelTypeNames[row.original.type] },
     { id: 'shop', header: 'Shop', cell: ({ row }) => shopOf(row.original) },
   ];
-  if (canWrite) {
-    columns.push({
-      id: 'actions',
-      header: 'Actions',
-      cell: ({ row }) => (
-        <RowActions>
-          <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
-            Edit
-          </button>
-          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Delete ${row.original.name}`}>
-            Delete
-          </button>
-        </RowActions>
-      ),
-    });
-  }
+  if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
 
   const save = async (draft: ChannelDraft) => {
     if (editor.key === 'new') await client.call('orderChannels.create', { params: { orgId }, body: createBodyOf(draft) });

@@ -9,7 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, RowActions, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor } from './shared';
+import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn } from './shared';
 
 interface PrinterDraft {
   name: string;
@@ -55,22 +55,7 @@ export function PrintersScreen() {
     { id: 'size', header: 'Media', cell: ({ row }) => row.original.labelSize },
     { id: 'default', header: 'Default', cell: ({ row }) => (row.original.isDefault ? `Default for ${row.original.format.toUpperCase()}` : '') },
   ];
-  if (canWrite) {
-    columns.push({
-      id: 'actions',
-      header: 'Actions',
-      cell: ({ row }) => (
-        <RowActions>
-          <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
-            Edit
-          </button>
-          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Delete ${row.original.name}`}>
-            Delete
-          </button>
-        </RowActions>
-      ),
-    });
-  }
+  if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
 
   const save = async (draft: PrinterDraft) => {
     const body = { ...draft, name: draft.name.trim(), target: draft.target.trim() };

@@ -13,12 +13,12 @@ import {
   ListError,
   PageHeader,
   ReadOnlyNote,
-  RowActions,
   SETTINGS_PAGE_SIZE,
   countryName,
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  editDeleteColumn,
 } from './shared';
 
 interface AddressDraft {
@@ -80,22 +80,7 @@ export function SenderAddressesScreen() {
     { id: 'phone', header: 'Phone', cell: ({ row }) => row.original.phone || '—' },
     { id: 'email', header: 'Email', cell: ({ row }) => row.original.email || '—' },
   ];
-  if (canWrite) {
-    columns.push({
-      id: 'actions',
-      header: 'Actions',
-      cell: ({ row }) => (
-        <RowActions>
-          <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
-            Edit
-          </button>
-          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Delete ${row.original.name}`}>
-            Delete
-          </button>
-        </RowActions>
-      ),
-    });
-  }
+  if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
 
   const save = async (draft: AddressDraft) => {
     const body = bodyOf(draft);

@@ -9,7 +9,7 @@ import { useOrgId } from '../../lib/session';
 import { describeCondition } from './conditions';
 import { RuleMatchExplainer } from './RuleMatchExplainer';
 import { ShippingRuleFields, blankRule, ruleBody, ruleDraftOf, type RuleDraft } from './ShippingRuleForm';
-import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, RowActions, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor } from './shared';
+import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn } from './shared';
 
 /** Product names of the carriers on screen, for the list (rules store only the product id). */
 function useProductNames(orgId: string, carrierIds: string[]): Map<string, string> {
@@ -64,22 +64,7 @@ export function ShippingRulesScreen() {
       },
     },
   ];
-  if (canWrite) {
-    columns.push({
-      id: 'actions',
-      header: 'Actions',
-      cell: ({ row }) => (
-        <RowActions>
-          <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
-            Edit
-          </button>
-          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Delete ${row.original.name}`}>
-            Delete
-          </button>
-        </RowActions>
-      ),
-    });
-  }
+  if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
 
   const save = async (draft: RuleDraft) => {
     const body = ruleBody(draft);

@@ -15,13 +15,13 @@ import {
   ListError,
   PageHeader,
   ReadOnlyNote,
-  RowActions,
   SETTINGS_PAGE_SIZE,
   SecretField,
   errorUnder,
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  editDeleteColumn,
 } from './shared';
 
 interface WebhookDraft {
@@ -66,22 +66,7 @@ export function WebhooksScreen() {
     },
     { id: 'active', header: 'State', cell: ({ row }) => <StatusBadge status={row.original.isActive ? 'active' : 'paused'} /> },
   ];
-  if (canWrite) {
-    columns.push({
-      id: 'actions',
-      header: 'Actions',
-      cell: ({ row }) => (
-        <RowActions>
-          <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
-            Edit
-          </button>
-          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Delete ${row.original.name}`}>
-            Delete
-          </button>
-        </RowActions>
-      ),
-    });
-  }
+  if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
 
   const save = async (draft: WebhookDraft) => {
     const body = { name: draft.name.trim(), url: draft.url.trim(), events: draft.events, isActive: draft.isActive };

@@ -1,3 +1,4 @@
+import type { ColumnDef } from '@tanstack/react-table';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../../../../src-shared/errors';
 import { countryCodes } from '../../../../src-shared/schemas/common';
@@ -266,6 +267,28 @@ export function useConfirmTarget<T>() {
  * Buttons inside a table row. The table uses Enter and Space on a row to open or select it; keys
  * pressed on these buttons stop here so Enter presses the button and not the row.
  */
+/** The Edit / Delete buttons of a settings row, each named after the row for screen readers. */
+export function editDeleteColumn<T extends { name: string }>(
+  onEdit: (row: T) => void,
+  onDelete: (row: T) => void,
+  options: { editDisabled?: boolean } = {},
+): ColumnDef<T> {
+  return {
+    id: 'actions',
+    header: 'Actions',
+    cell: ({ row }) => (
+      <RowActions>
+        <button type="button" onClick={() => onEdit(row.original)} aria-label={`Edit ${row.original.name}`} disabled={options.editDisabled}>
+          Edit
+        </button>
+        <button type="button" className="danger" onClick={() => onDelete(row.original)} aria-label={`Delete ${row.original.name}`}>
+          Delete
+        </button>
+      </RowActions>
+    ),
+  };
+}
+
 export function RowActions({ children }: { children: ReactNode }) {
   const stop = (event: KeyboardEvent) => {
     if (event.key === 'Enter' || event.key === ' ') event.stopPropagation();
