@@ -217,9 +217,10 @@ export const parcelOrderLineInput = z.strictObject({
 });
 export type ParcelOrderLineInput = z.infer<typeof parcelOrderLineInput>;
 
+/** decisions §5: a parcel requires weight ≥ 0, weightUnit and dimensions (each ≥ 0). */
 export const parcelInput = z.strictObject({
   weight: z.number().min(0).max(100_000),
-  weightUnit: z.enum(weightUnits).default('kg'),
+  weightUnit: z.enum(weightUnits),
   dimensions: z.strictObject({
     length: z.number().min(0).max(100_000),
     width: z.number().min(0).max(100_000),

@@ -79,3 +79,20 @@ describe('shipment list order', () => {
     expect((await t.request('GET', `/orgs/${org.orgId}/shipments?sort=colour`, { token: org.token })).status).toBe(400);
   });
 });
+
+describe('shipment create bounds (decisions §5)', () => {
+  it('requires weightUnit and dimensions on a parcel, and at most one sender and one receiver', async () => {
+    const parcel = { weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 } };
+    const noUnit = await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [{ weight: 1, dimensions: parcel.dimensions }] }) });
+    expect(noUnit.status).toBe(400);
+    expect(noUnit.body.details[0].path).toBe('body.parcels.0.weightUnit');
+    const noDimensions = await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [{ weight: 1, weightUnit: 'kg' }] }) });
+    expect(noDimensions.body.details[0].path).toBe('body.parcels.0.dimensions');
+    const receivers = await t.request('POST', base(), {
+      body: shipmentBody(carrierId, { parties: [{ type: 'receiver', name: 'A', address1: 'a', postalCode: '1', city: 'c', countryCode: 'DK' }, { type: 'receiver', name: 'B', address1: 'b', postalCode: '2', city: 'd', countryCode: 'DK' }] }),
+    });
+    expect(receivers.status).toBe(400);
+    expect((await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [] }) })).status).toBe(400);
+    expect((await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [parcel] }) })).status).toBe(201);
+  });
+});
