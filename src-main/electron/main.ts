@@ -72,7 +72,8 @@ async function start(): Promise<void> {
   // The same recovery steps as the headless server, before either door opens.
   runStartupChores(appContext);
   ipc = registerIpcHandlers(ipcMain, appContext, {
-    isTrustedSender: (event) => event.senderFrame !== null && isTrustedPage(event.senderFrame.url),
+    // Only our page's top frame: an iframe (the label preview's PDF viewer) never reaches the API.
+    isTrustedSender: (event) => event.senderFrame !== null && event.senderFrame === event.sender.mainFrame && isTrustedPage(event.senderFrame.url),
     logError: (operationId, error) => console.error(`IPC ${operationId} failed:`, error),
   });
   await startHttpServer(appContext);

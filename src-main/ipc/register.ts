@@ -8,7 +8,8 @@ import { toApiError } from '../http/server';
 
 /** The part of an `IpcMainInvokeEvent` the IPC door reads; Electron's event fits it. */
 export interface IpcInvokeEventLike {
-  sender: { id: number };
+  /** The calling window; `mainFrame` is its top frame (Electron's WebContents has it). */
+  sender: { id: number; mainFrame?: unknown };
   senderFrame: { url: string } | null;
 }
 
