@@ -44,6 +44,14 @@ describe('typed client over HTTP', () => {
     expect(page.total).toBeGreaterThanOrEqual(2);
   });
 
+  it('sends a CSV body as text/csv (orders.import)', async () => {
+    const orgId = server.org.orgId;
+    const channel = await client.call('orderChannels.create', { params: { orgId }, body: { name: 'Client CSV', type: 'csv' } });
+    const csv = `orderNumber,orderChannelId,lineName,lineQuantity\nCL-1,${channel.id},Mug,2\n`;
+    expect(await client.call('orders.import', { params: { orgId }, body: csv })).toEqual({ created: 1, skipped: 0, errors: [] });
+    expect(await client.call('orders.import', { params: { orgId }, body: csv })).toEqual({ created: 0, skipped: 1, errors: [] });
+  });
+
   it('throws ApiError with the code of the error body', async () => {
     const orgId = server.org.orgId;
     const notFound = await apiErrorOf(client.call('senderAddresses.get', { params: { orgId, addressId: 'adr_missing' } }));

@@ -1,5 +1,5 @@
 import { ApiError, errorBodySchema, type ErrorCode } from './errors';
-import { fillPath, type AnyOperation, type InputOf, type ResponseOf } from './operation';
+import { fillPath, requestMediaType, type AnyOperation, type InputOf, type ResponseOf } from './operation';
 import { operationsById, type OperationById, type OperationId } from './operations';
 import type { IpcCallInput, IpcEnvelope } from './ipc';
 
@@ -67,8 +67,8 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     if (token) headers.authorization = `Bearer ${token}`;
     const init: RequestInit = { method: op.method, headers };
     if (input.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      init.body = JSON.stringify(input.body);
+      headers['content-type'] = requestMediaType[op.requestKind];
+      init.body = op.requestKind === 'csv' ? String(input.body) : JSON.stringify(input.body);
     }
     const response = await doFetch(url, init);
     if (!response.ok) throw await errorFromResponse(response);

@@ -35,7 +35,14 @@ export interface Operation<
   successStatus: 200 | 201;
   /** Binary responses (documents) are sent as they are, with their own content type. */
   responseKind: 'json' | 'binary';
+  /** A `csv` body arrives as text (`text/csv` or `text/plain`) and is parsed as a string; the rest is JSON. */
+  requestKind: RequestKind;
 }
+
+export type RequestKind = 'json' | 'csv';
+
+/** The media type a body of this kind is sent with. */
+export const requestMediaType: Record<RequestKind, string> = { json: 'application/json', csv: 'text/csv' };
 
 export type AnyOperation = Operation<string, string, z.ZodType, z.ZodType, z.ZodType>;
 
@@ -67,6 +74,7 @@ export function defineOperation<
   response: Response;
   successStatus?: 200 | 201;
   responseKind?: 'json' | 'binary';
+  requestKind?: RequestKind;
 }): Operation<Id, Path, Query, Body, Response> {
   return {
     id: def.id,
@@ -81,6 +89,7 @@ export function defineOperation<
     response: def.response,
     successStatus: def.successStatus ?? (def.method === 'POST' ? 201 : 200),
     responseKind: def.responseKind ?? 'json',
+    requestKind: def.requestKind ?? 'json',
   };
 }
 

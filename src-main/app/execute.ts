@@ -47,7 +47,7 @@ export async function execute(app: AppContext, operationId: string, raw: RawInpu
 
   const params = parsePart(op.params, raw.params ?? {}, 'params');
   const query = parsePart(op.query, raw.query ?? {}, 'query');
-  const body = parsePart(op.body, raw.body, 'body');
+  const body = parsePart(op.body, raw.body, 'body', op.requestKind);
 
   const call: CallContext = { app, principal, credential, client: door.client };
   const handler = handlers[op.id as keyof typeof handlers] as unknown as (
@@ -65,10 +65,18 @@ export async function execute(app: AppContext, operationId: string, raw: RawInpu
   return { op, status: op.successStatus, body: result };
 }
 
-function parsePart(schema: AnyOperation['body'], value: unknown, where: 'params' | 'query' | 'body'): unknown {
+function parsePart(
+  schema: AnyOperation['body'],
+  value: unknown,
+  where: 'params' | 'query' | 'body',
+  requestKind: AnyOperation['requestKind'] = 'json',
+): unknown {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    if (where === 'body' && value === undefined) throw new ApiError('VALIDATION_FAILED', 'A JSON body is required', { details: [{ path: 'body', message: 'Required' }] });
+    if (where === 'body' && value === undefined) {
+      const kind = requestKind === 'csv' ? 'CSV' : 'JSON';
+      throw new ApiError('VALIDATION_FAILED', `A ${kind} body is required`, { details: [{ path: 'body', message: 'Required' }] });
+    }
     throw validationError(where, parsed.error.issues);
   }
   return parsed.data;

@@ -15,3 +15,8 @@ export type ReadDb = Db | DrizzleTx;
 export function inWriteTransaction<T>(db: Db, work: (tx: WriteTx) => T): T {
   return db.transaction((tx) => work(tx as WriteTx), { behavior: 'immediate' });
 }
+
+/** Runs `work` in a SAVEPOINT of the caller's transaction: if it throws, only its own writes are undone. */
+export function inSavepoint<T>(tx: WriteTx, work: (tx: WriteTx) => T): T {
+  return tx.transaction((inner) => work(inner as WriteTx));
+}

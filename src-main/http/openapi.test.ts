@@ -145,7 +145,7 @@ describe('OpenAPI document', () => {
     expect(ops.some((op) => scopeOf(op)?.startsWith('write:'))).toBe(true);
   });
 
-  it('has a JSON request body exactly for operations that take one', () => {
+  it('has a request body exactly for operations that take one: JSON, or text/csv for a CSV import', () => {
     for (const op of ops) {
       const requestBody = documented(op).requestBody;
       if (op.body instanceof z.ZodUndefined) {
@@ -154,7 +154,7 @@ describe('OpenAPI document', () => {
       }
       expect(requestBody, op.id).toBeDefined();
       expect(requestBody?.required, op.id).toBe(!op.body.safeParse(undefined).success);
-      expect(Object.keys(requestBody?.content ?? {}), op.id).toEqual(['application/json']);
+      expect(Object.keys(requestBody?.content ?? {}), op.id).toEqual([op.requestKind === 'csv' ? 'text/csv' : 'application/json']);
       expect(Object.keys(documented(op).responses), op.id).toEqual(expect.arrayContaining(['413']));
     }
     // Both kinds exist in the table, so neither branch above is vacuous.
@@ -163,6 +163,10 @@ describe('OpenAPI document', () => {
     expect(documented(ops.find((op) => op.id === 'auth.login') as AnyOperation).requestBody?.content['application/json']?.schema).toMatchObject({
       required: ['email', 'password'],
       additionalProperties: false,
+    });
+    expect(documented(ops.find((op) => op.id === 'orders.import') as AnyOperation).requestBody).toMatchObject({
+      required: true,
+      content: { 'text/csv': { schema: { type: 'string', minLength: 1 } } },
     });
   });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorBodySchema, errorStatus, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
-import { orgParamOf, scopeOf, type AnyOperation } from '../../src-shared/operation';
+import { orgParamOf, requestMediaType, scopeOf, type AnyOperation } from '../../src-shared/operation';
 import { grants, scopeValues, type HttpMethod, type Scope } from '../../src-shared/scopes';
 import { DEFAULT_PORT } from '../app/config';
 import { appVersion } from '../app/version';
@@ -90,8 +90,8 @@ const errorWhen: Record<number, string> = {
   403: 'The credential lacks the scope (the message names it), belongs to another organization, or a plan limit is reached.',
   404: 'The id is unknown, or belongs to another organization.',
   409: "The resource's state forbids the operation (the message names the state and what is allowed), or a unique value is taken.",
-  413: 'The JSON body is larger than 1 MiB.',
-  415: 'The body is not sent as application/json.',
+  413: 'The body is larger than 1 MiB.',
+  415: 'The body is not sent as the operation’s media type (application/json; text/csv for CSV imports).',
   422: 'The request is well-formed, but the domain cannot carry it out (carrier errors come with `errors[]`).',
   429: 'More than 10 failed authentications a minute from this client; wait for `Retry-After` seconds.',
   500: 'Something failed inside Shipdesk; the body never carries a stack trace.',
@@ -245,8 +245,8 @@ function operationObject(op: AnyOperation, schemas: SchemaComponents): OpenApiOp
       ? {
           requestBody: {
             required,
-            description: required ? 'A JSON body.' : 'A JSON body; it may be left out.',
-            content: { 'application/json': { schema: schemas.inline(`${name}.body`, op.body, 'input') } },
+            description: requestBodyDescription(op, required),
+            content: { [requestMediaType[op.requestKind]]: { schema: schemas.inline(`${name}.body`, op.body, 'input') } },
           },
         }
       : {}),
@@ -254,6 +254,11 @@ function operationObject(op: AnyOperation, schemas: SchemaComponents): OpenApiOp
     security: op.auth === 'credential' ? [{ [SECURITY_SCHEME]: scope ? [scope] : [] }] : [],
     ...(scope ? { 'x-required-scope': scope } : {}),
   };
+}
+
+function requestBodyDescription(op: AnyOperation, required: boolean): string {
+  const what = op.requestKind === 'csv' ? 'A CSV file as text (`text/csv`; `text/plain` is accepted too).' : 'A JSON body.';
+  return required ? what : `${what.slice(0, -1)}; it may be left out.`;
 }
 
 function operationDescription(op: AnyOperation, scope: Scope | null): string {

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
-import type { AnyOperation } from '../../src-shared/operation';
+import { requestMediaType, type AnyOperation, type RequestKind } from '../../src-shared/operation';
 import type { AppContext } from '../app/context';
 import { execute } from '../app/execute';
 import type { BinaryResult } from '../handlers/types';
@@ -57,12 +57,22 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
   const defaultJson = server.getDefaultJsonParser('error', 'error');
   server.removeContentTypeParser('application/json');
   server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (requestKindOf(request) === 'csv') return done(wrongMediaType(request), undefined);
     const textBody = typeof body === 'string' ? body : body.toString('utf8');
     if (textBody.trim() === '') return done(null, undefined);
     defaultJson(request, textBody, (error, value) => {
       if (error) return done(new ApiError('BAD_REQUEST', `Malformed JSON body: ${error.message}`), undefined);
       done(null, value);
     });
+  });
+
+  // Text bodies are for operations that declare one (CSV import); anywhere else they are refused
+  // rather than handed to a JSON schema as a string.
+  server.removeContentTypeParser('text/plain');
+  server.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (request, body, done) => {
+    // Outside the table (no kind) the 404 answer says more than a media-type refusal would.
+    if (requestKindOf(request) === 'json') return done(wrongMediaType(request), undefined);
+    done(null, typeof body === 'string' ? body : body.toString('utf8'));
   });
 
   server.setErrorHandler((error: unknown, request, reply) => sendError(app, request, reply, error));
@@ -72,6 +82,7 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     server.route({
       method: op.method,
       url: fastifyPath(op.path),
+      config: { requestKind: op.requestKind },
       handler: async (request, reply) => {
         const result = await execute(
           app,
@@ -97,6 +108,15 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)),
   );
   return server;
+}
+
+/** The request kind of the operation the route serves; undefined off the table (404, /docs). */
+function requestKindOf(request: FastifyRequest): RequestKind | undefined {
+  return (request.routeOptions.config as { requestKind?: RequestKind } | undefined)?.requestKind;
+}
+
+function wrongMediaType(request: FastifyRequest): ApiError {
+  return new ApiError('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${requestMediaType[requestKindOf(request) ?? 'json']}`);
 }
 
 function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {

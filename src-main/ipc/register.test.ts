@@ -132,6 +132,15 @@ describe('IPC door', () => {
     expect(error.details?.[0]?.path).toBe('headers');
   });
 
+  it('passes a CSV body as a string (orders.import)', async () => {
+    await call(14, 'auth.login', { body: { email, password } });
+    const channel = await call(14, 'orderChannels.create', { params: { orgId }, body: { name: 'IPC CSV', type: 'csv' } });
+    const channelId = ((channel as Extract<IpcEnvelope, { ok: true }>).data as { id: string }).id;
+    const csv = `orderNumber,orderChannelId,lineName,lineQuantity\nIPC-1,${channelId},Mug,1\n`;
+    expect(await call(14, 'orders.import', { params: { orgId }, body: csv })).toEqual({ ok: true, data: { created: 1, skipped: 0, errors: [] } });
+    expect(failed(await call(14, 'orders.import', { params: { orgId }, body: { csv } })).code).toBe('VALIDATION_FAILED');
+  });
+
   it('denies another organization with ORG_ACCESS_DENIED', async () => {
     await call(12, 'auth.login', { body: { email, password } });
     expect(failed(await call(12, 'orgs.get', { params: { id: 'org_someone_else' } })).code).toBe('ORG_ACCESS_DENIED');

@@ -1,6 +1,14 @@
 import { defineOperation } from '../operation';
 import { messageResponse, pageOf, pageQuery } from '../schemas/common';
-import { orderCreateBody, orderDetailSchema, orderListQuery, orderSummarySchema, orderUpdateBody } from '../schemas/order';
+import {
+  orderCreateBody,
+  orderDetailSchema,
+  orderImportBody,
+  orderImportResponse,
+  orderListQuery,
+  orderSummarySchema,
+  orderUpdateBody,
+} from '../schemas/order';
 import {
   shippingRuleCreateBody,
   shippingRuleExpandedSchema,
@@ -22,6 +30,17 @@ export const orderOperations = [
     resource: 'orders',
     body: orderCreateBody,
     response: orderDetailSchema,
+  }),
+  defineOperation({
+    id: 'orders.import',
+    method: 'POST',
+    path: '/orgs/{orgId}/orders/import',
+    summary: 'Import orders from a CSV file (text/csv, one row per order line); an order with any row error is not imported, one already there is skipped',
+    resource: 'orders',
+    requestKind: 'csv',
+    body: orderImportBody,
+    response: orderImportResponse,
+    successStatus: 200,
   }),
   defineOperation({
     id: 'orders.list',

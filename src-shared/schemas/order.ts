@@ -159,6 +159,17 @@ export const orderUpdateBody = z.strictObject({
 });
 export type OrderUpdateInput = z.output<typeof orderUpdateBody>;
 
+/** A CSV file of order lines (decisions §5a; columns in docs/api.md "Importing orders from CSV"). */
+export const orderImportBody = z.string().min(1, 'The CSV file is empty').max(1024 * 1024);
+
+/** `row` counts the header as row 1, as a spreadsheet numbers rows. */
+export const orderImportResponse = z.strictObject({
+  created: z.number().int(),
+  skipped: z.number().int(),
+  errors: z.array(z.strictObject({ row: z.number().int(), message: z.string() })),
+});
+export type OrderImportResult = z.infer<typeof orderImportResponse>;
+
 export const orderListQuery = pageQuery.extend({
   status: z.enum(orderStatuses).optional(),
   orderChannelId: id().optional(),

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT } from '../../http/server';
+import { startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
+import { CsvSyntaxError, parseCsv } from './csvImport';
+
+describe('parseCsv', () => {
+  it('splits plain rows on LF, CRLF and CR, without a record for the final line break', () => {
+    expect(parseCsv('a,b\n1,2\n')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(parseCsv('a,b\r\n1,2\r\n3,4')).toEqual([['a', 'b'], ['1', '2'], ['3', '4']]);
+    expect(parseCsv('a\r1')).toEqual([['a'], ['1']]);
+    expect(parseCsv('')).toEqual([]);
+  });
+
+  it('reads quoted fields with commas, line breaks and doubled quotes', () => {
+    expect(parseCsv('"a,b","say ""hi""","two\nlines","crlf\r\nkept"\n')).toEqual([['a,b', 'say "hi"', 'two\nlines', 'crlf\r\nkept']]);
+    expect(parseCsv('"",x,""\n')).toEqual([['', 'x', '']]);
+  });
+
+  it('keeps empty fields and drops a leading BOM', () => {
+    expect(parseCsv('\uFEFFa,,c\n,,\n')).toEqual([['a', '', 'c'], ['', '', '']]);
+  });
+
+  it('keeps a quote inside an unquoted field, refuses text after a closing quote and an unclosed quote', () => {
+    expect(parseCsv('5" screen,x')).toEqual([['5" screen', 'x']]);
+    expect(() => parseCsv('a\n"b"c\n')).toThrow(CsvSyntaxError);
+    expect(() => parseCsv('a\n"b"c\n')).toThrow(/^Row 2: text after the closing quote/);
+    expect(() => parseCsv('a\nb\n"open,\n')).toThrow(/^Row 3: a quoted field is not closed/);
+  });
+});
+
+let t: TestServer;
+let channelId: string;
+let otherChannelId: string;
+let foreignChannelId: string;
+let other: TestOrg;
+
+const importPath = (org: TestOrg = t.org) => `/orgs/${org.orgId}/orders/import`;
+const importCsv = (csv: string, options: { token?: string; contentType?: string } = {}) =>
+  t.request('POST', importPath(), {
+    rawBody: csv,
+    headers: { 'content-type': options.contentType ?? 'text/csv' },
+    ...(options.token ? { token: options.token } : {}),
+  });
+const db = () => t.app.db.$client;
+const orderRows = (channel: string) =>
+  db().prepare('SELECT id, order_number AS orderNumber, customer_name AS customerName FROM orders WHERE order_channel_id = ? ORDER BY order_number').all(channel) as {
+    id: string;
+    orderNumber: string;
+    customerName: string | null;
+  }[];
+const lineRows = (orderId: string) =>
+  db().prepare('SELECT name, sku, quantity, weight, requires_shipping AS requiresShipping FROM order_lines WHERE order_id = ? ORDER BY position').all(orderId);
+
+const header =
+  'orderNumber,orderChannelId,customerName,customerEmail,totalAmount,currency,shippingName,shippingAddress1,shippingCity,shippingPostalCode,shippingCountryCode,lineName,lineSku,lineQuantity,lineUnitPrice,lineWeight,lineRequiresShipping';
+
+function row(orderNumber: string, channel: string, line: { name?: string; sku?: string; quantity?: string; country?: string; customer?: string } = {}) {
+  return [
+    orderNumber,
+    channel,
+    line.customer ?? '"Hansen, Jens"',
+    'jens@example.dk',
+    '190',
+    'DKK',
+    'Jens Hansen',
+    'Nørregade 1',
+    'København K',
+    '1165',
+    line.country ?? 'DK',
+    line.name ?? 'Mug',
+    line.sku ?? 'MUG-01',
+    line.quantity ?? '2',
+    '49.5',
+    '0.4',
+    'yes',
+  ].join(',');
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  const create = async (org: TestOrg, name: string) => {
+    const res = await t.request('POST', `/orgs/${org.orgId}/order-channels`, { token: org.token, body: { name, type: 'csv' } });
+    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+    return res.body.id as string;
+  };
+  channelId = await create(t.org, 'Spreadsheet');
+  otherChannelId = await create(t.org, 'Second spreadsheet');
+  other = await t.createOrg('Other Org');
+  foreignChannelId = await create(other, 'Theirs');
+});
+afterAll(() => t.close());
+
+describe('POST /orders/import', () => {
+  it('imports 3 orders (one of 2 lines) and skips all 3 when the same file comes again', async () => {
+    const csv =
+      '\uFEFF' +
+      [
+        header,
+        row('A-1', channelId, { name: '"Mug, large"', sku: 'MUG-L' }),
+        row('A-1', channelId, { name: 'Tea', sku: 'TEA-02', quantity: '3' }),
+        row('A-2', channelId),
+        row('A-3', channelId),
+      ].join('\r\n') +
+      '\r\n';
+    const first = await importCsv(csv);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ created: 3, skipped: 0, errors: [] });
+
+    const saved = orderRows(channelId);
+    expect(saved.map((order) => order.orderNumber)).toEqual(['A-1', 'A-2', 'A-3']);
+    expect(saved[0]?.customerName).toBe('Hansen, Jens');
+    expect(lineRows(saved[0]?.id as string)).toEqual([
+      { name: 'Mug, large', sku: 'MUG-L', quantity: 2, weight: 0.4, requiresShipping: 1 },
+      { name: 'Tea', sku: 'TEA-02', quantity: 3, weight: 0.4, requiresShipping: 1 },
+    ]);
+    const detail = await t.request('GET', `/orgs/${t.org.orgId}/orders/${saved[0]?.id}`);
+    expect(detail.body.shippingAddress).toMatchObject({ name: 'Jens Hansen', city: 'København K', countryCode: 'DK' });
+    expect(detail.body.totalAmount).toBe(190);
+    const events = db().prepare("SELECT count(*) AS n FROM outbox_events WHERE type = 'order.created' AND org_id = ?").get(t.org.orgId) as { n: number };
+    expect(events.n).toBe(3);
+
+    const again = await importCsv(csv);
+    expect(again.body).toEqual({ created: 0, skipped: 3, errors: [] });
+    expect(orderRows(channelId)).toHaveLength(3);
+  });
+
+  it('imports nothing of an order with a bad row, and the other orders; errors name the row', async () => {
+    const csv = [
+      header,
+      row('B-1', otherChannelId),
+      row('B-2', otherChannelId),
+      row('B-2', otherChannelId, { name: 'Tea', quantity: '0', country: 'XX' }),
+      row('B-3', otherChannelId, { quantity: 'two' }),
+      row('B-4', otherChannelId),
+      row('B-4', otherChannelId, { customer: 'Someone Else' }),
+      row('B-5', foreignChannelId),
+      row('B-6', otherChannelId),
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.status).toBe(200);
+    expect(res.body.created).toBe(2);
+    expect(res.body.skipped).toBe(0);
+    expect(res.body.errors).toEqual([
+      { row: 4, message: 'shippingCountryCode: "XX" differs from "DK" in row 3, the first row of order B-2' },
+      { row: 4, message: 'lineQuantity: Must be at least 1' },
+      { row: 5, message: 'lineQuantity: "two" is not a number (use a dot for decimals)' },
+      { row: 7, message: 'customerName: "Someone Else" differs from "Hansen, Jens" in row 6, the first row of order B-4' },
+      { row: 8, message: `Order channel ${foreignChannelId} does not exist in this organization` },
+    ]);
+    expect(orderRows(otherChannelId).map((order) => order.orderNumber)).toEqual(['B-1', 'B-6']);
+    expect(orderRows(foreignChannelId)).toEqual([]);
+  });
+
+  it('reports schema errors at the row and column they come from', async () => {
+    const csv = ['orderNumber,orderChannelId,lineName,lineQuantity,shippingName,lineCountryOfOrigin', `C-1,${channelId},Mug,1,Jens,XX`, `,${channelId},Mug,1,,`].join('\n');
+    const res = await importCsv(csv);
+    expect(res.body.created).toBe(0);
+    expect(res.body.errors).toEqual([
+      { row: 2, message: 'lineCountryOfOrigin: Must be an upper-case ISO 3166-1 alpha-2 country code, e.g. DK' },
+      { row: 2, message: 'shippingAddress1: Required' },
+      { row: 2, message: 'shippingCity: Required' },
+      { row: 2, message: 'shippingPostalCode: Required' },
+      { row: 2, message: 'shippingCountryCode: Required' },
+      { row: 3, message: 'orderNumber: Required' },
+    ]);
+  });
+
+  it('refuses the whole file for unknown columns, a missing required column or no rows (400)', async () => {
+    const unknown = await importCsv(`orderNumber,orderChannelId,lineName,lineQuantity,colour\nD-1,${channelId},Mug,1,red\n`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('VALIDATION_FAILED');
+    expect(unknown.body.message).toMatch(/^Unknown column "colour" in the header row/);
+    expect(unknown.body.details).toEqual([{ path: 'body', message: 'Unknown column "colour"' }]);
+
+    const missing = await importCsv(`ORDERNUMBER,orderchannelid,lineName\nD-1,${channelId},Mug\n`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toBe('The header row lacks the required column lineQuantity');
+
+    for (const csv of ['', '\n', 'orderNumber,orderChannelId,lineName,lineQuantity\n']) {
+      const res = await importCsv(csv);
+      expect(res.status, JSON.stringify(csv)).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+    }
+    const unclosed = await importCsv(`orderNumber,orderChannelId,lineName,lineQuantity\nD-1,${channelId},"Mug,1\n`);
+    expect(unclosed.status).toBe(400);
+    expect(unclosed.body.message).toBe('The CSV file cannot be read: Row 2: a quoted field is not closed');
+    expect(db().prepare("SELECT count(*) AS n FROM orders WHERE order_number LIKE 'D-%'").get()).toEqual({ n: 0 });
+  });
+
+  it('accepts text/plain, refuses JSON (415) and bodies over 1 MiB (413)', async () => {
+    const plain = await importCsv(`orderNumber,orderChannelId,lineName,lineQuantity\nE-1,${channelId},Mug,1\n`, { contentType: 'text/plain; charset=utf-8' });
+    expect(plain.body).toEqual({ created: 1, skipped: 0, errors: [] });
+
+    const json = await t.request('POST', importPath(), { body: { csv: 'orderNumber' } });
+    expect(json.status).toBe(415);
+    expect(json.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(json.body.message).toBe('Send the body as text/csv');
+
+    const big = await importCsv(`orderNumber,orderChannelId,lineName,lineQuantity\n${'x'.repeat(Math.ceil(BODY_LIMIT * 1.1))}`);
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses CSV sent to a JSON operation (415)', async () => {
+    const res = await t.request('POST', `/orgs/${t.org.orgId}/orders`, { rawBody: 'orderNumber\n1', headers: { 'content-type': 'text/csv' } });
+    expect(res.status).toBe(415);
+    expect(res.body.message).toBe('Send the body as application/json');
+    const plain = await t.request('POST', `/orgs/${t.org.orgId}/orders`, { rawBody: '{}', headers: { 'content-type': 'text/plain' } });
+    expect(plain.status).toBe(415);
+  });
+
+  it('needs write:orders', async () => {
+    const csv = `orderNumber,orderChannelId,lineName,lineQuantity\nF-1,${channelId},Mug,1\n`;
+    const readOnly = await importCsv(csv, { token: await t.tokenWithScopes(t.org, ['read:orders']) });
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.body.code).toBe('FORBIDDEN');
+    const writer = await importCsv(csv, { token: await t.tokenWithScopes(t.org, ['write:orders']) });
+    expect(writer.body).toEqual({ created: 1, skipped: 0, errors: [] });
+    const foreign = await t.request('POST', importPath(other), { rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe('ORG_ACCESS_DENIED');
+  });
+});
