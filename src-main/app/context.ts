@@ -3,6 +3,7 @@ import { loadInstallationKeys, type InstallationKeys } from './keys';
 import { databaseFile } from './config';
 import { FailedAuthLimiter } from '../domain/auth/failedAuthLimiter';
 import type { PrintingServices } from '../printing/driver';
+import type { StorefrontTransportOptions } from '../storefronts/http';
 
 /** Everything a service needs, made once per process and passed down (no globals). */
 export interface AppContext {
@@ -15,6 +16,11 @@ export interface AppContext {
   checkResponses: boolean;
   /** Print drivers and discovery when they differ from plain Node's (the desktop app adds Electron's). */
   printing?: PrintingServices;
+  /**
+   * How storefront syncs reach the shops; tests point it at a local fake. Left out, the real
+   * shop addresses are called with global fetch.
+   */
+  storefront?: StorefrontTransportOptions;
   close: () => void;
 }
 

@@ -5,6 +5,7 @@ import {
   listOrderChannels,
   updateOrderChannel,
 } from '../domain/orderChannels';
+import { syncOrderChannel } from '../domain/orders/sync';
 import { defineHandlers } from './types';
 
 export const orderChannelHandlers = defineHandlers({
@@ -13,4 +14,5 @@ export const orderChannelHandlers = defineHandlers({
   'orderChannels.get': ({ app }, { params }) => getOrderChannel(app, params.orgId, params.channelId),
   'orderChannels.update': ({ app }, { params, body }) => updateOrderChannel(app, params.orgId, params.channelId, body),
   'orderChannels.delete': ({ app }, { params }) => deleteOrderChannel(app, params.orgId, params.channelId),
+  'orderChannels.sync': ({ app }, { params }) => syncOrderChannel(app, params.orgId, params.channelId),
 });

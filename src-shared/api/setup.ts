@@ -17,7 +17,13 @@ import {
   carrierUpdateBody,
 } from '../schemas/carrier';
 import { webhookCreateBody, webhookSchema, webhookUpdateBody, webhookWithSecretSchema } from '../schemas/webhook';
-import { orderChannelCreateBody, orderChannelSchema, orderChannelUpdateBody } from '../schemas/orderChannel';
+import {
+  orderChannelCreateBody,
+  orderChannelSchema,
+  orderChannelSyncResultSchema,
+  orderChannelUpdateBody,
+} from '../schemas/orderChannel';
+import { noBody } from '../schemas/common';
 
 /** Organization set-up resources: tokens, sender addresses, carriers, webhooks, order channels. */
 export const setupOperations = [
@@ -106,5 +112,15 @@ export const setupOperations = [
     createBody: orderChannelCreateBody,
     updateBody: orderChannelUpdateBody,
     updateMethod: 'PATCH',
+  }),
+  defineOperation({
+    id: 'orderChannels.sync',
+    method: 'POST',
+    path: '/orgs/{orgId}/order-channels/{channelId}/sync',
+    summary: 'Pulls new orders from the Shopify or WooCommerce shop; an order already imported is skipped',
+    resource: 'order_channels',
+    body: noBody,
+    response: orderChannelSyncResultSchema,
+    successStatus: 200,
   }),
 ];

@@ -64,3 +64,11 @@ export const orderChannelUpdateBody = z.strictObject({
   config: openConfig.optional(),
 });
 export type OrderChannelUpdate = z.output<typeof orderChannelUpdateBody>;
+
+/** What `POST /order-channels/{id}/sync` answers; an order that could not be imported is in `errors`. */
+export const orderChannelSyncResultSchema = z.strictObject({
+  created: z.number().int(),
+  skipped: z.number().int(),
+  errors: z.array(z.strictObject({ externalId: z.string(), message: z.string() })),
+});
+export type OrderChannelSyncResult = z.infer<typeof orderChannelSyncResultSchema>;

@@ -22,6 +22,7 @@ const plainWords: Partial<Record<ErrorCode, string>> = {
   NO_MATCHING_SHIPPING_RULE: 'No shipping rule fits this order; choose a carrier and product.',
   RETURN_RULE_MISSING: 'No return product is set up for this carrier.',
   CARRIER_ERROR: 'The carrier refused the booking.',
+  STOREFRONT_ERROR: 'The shop could not be reached or refused the request; no orders were imported.',
   PRINTER_OFFLINE: 'The printer cannot be reached.',
   RATE_LIMITED: 'Too many failed sign-ins. Wait a minute and try again.',
   INTERNAL_ERROR: 'Something went wrong inside Shipdesk.',

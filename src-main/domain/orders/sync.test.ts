@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
+import {
+  fakeShopify,
+  fakeWoo,
+  shopifyOrder,
+  startFakeShopify,
+  startFakeWooCommerce,
+  wooOrder,
+  type FakeShop,
+} from '../../testing/fakeStorefronts';
+
+let t: TestServer;
+let shopify: FakeShop;
+let woo: FakeShop;
+beforeAll(async () => {
+  [t, shopify, woo] = await Promise.all([startTestServer(), startFakeShopify(), startFakeWooCommerce()]);
+});
+afterAll(async () => {
+  await Promise.all([t.close(), shopify.close(), woo.close()]);
+});
+beforeEach(() => {
+  for (const shop of [shopify, woo]) {
+    shop.failWith = null;
+    shop.requests = [];
+  }
+});
+
+/** The starter plan allows two channels, so each test gets an organization of its own. */
+async function channelIn(type: string, config: Record<string, unknown>, org?: TestOrg) {
+  const owner = org ?? (await t.createOrg());
+  const res = await t.request('POST', `/orgs/${owner.orgId}/order-channels`, { token: owner.token, body: { name: `${type} shop`, type, config } });
+  expect(res.status).toBe(201);
+  const channelId = res.body.id as string;
+  const sync = (token = owner.token) => t.request('POST', `/orgs/${owner.orgId}/order-channels/${channelId}/sync`, { token });
+  return { org: owner, channelId, sync };
+}
+
+const ordersOf = (channelId: string) =>
+  t.app.db.$client
+    .prepare('SELECT id, order_number, external_id, customer_name, shipping_address, external_data FROM orders WHERE order_channel_id = ? ORDER BY external_id')
+    .all(channelId) as { id: string; order_number: string; external_id: string; customer_name: string; shipping_address: string; external_data: string }[];
+const linesOf = (orderId: string) =>
+  t.app.db.$client.prepare('SELECT name, sku, quantity, weight, requires_shipping FROM order_lines WHERE order_id = ? ORDER BY position').all(orderId);
+
+describe('POST /order-channels/{id}/sync', () => {
+  it('imports every Shopify order once: a second sync skips them, a new one is created', async () => {
+    t.app.storefront = { origin: shopify.origin };
+    shopify.orders = [5001, 5002, 5003].map((id) => shopifyOrder(id));
+    const { channelId, sync } = await channelIn('shopify', fakeShopify);
+
+    const first = await sync();
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ created: 3, skipped: 0, errors: [] });
+    expect(shopify.requests.every((request) => request.authorized)).toBe(true);
+    expect(shopify.requests).toHaveLength(2);
+
+    const rows = ordersOf(channelId);
+    expect(rows.map((row) => [row.external_id, row.order_number])).toEqual([
+      ['5001', '#1'],
+      ['5002', '#2'],
+      ['5003', '#3'],
+    ]);
+    expect(JSON.parse(rows[0]!.shipping_address)).toMatchObject({ name: 'Jane Doe', address1: 'Storgade 5', postalCode: '2100', countryCode: 'DK' });
+    expect(JSON.parse(rows[0]!.external_data)).toMatchObject({ platform: 'shopify', financialStatus: 'paid' });
+    expect(linesOf(rows[0]!.id)).toEqual([
+      { name: 'Stoneware mug - Blue', sku: 'MUG-01', quantity: 2, weight: 0.4, requires_shipping: 1 },
+      { name: 'Gift card', sku: null, quantity: 1, weight: null, requires_shipping: 0 },
+    ]);
+
+    const again = await sync();
+    expect(again.body).toEqual({ created: 0, skipped: 3, errors: [] });
+    expect(ordersOf(channelId)).toHaveLength(3);
+
+    shopify.orders.unshift(shopifyOrder(5004));
+    const third = await sync();
+    expect(third.body).toEqual({ created: 1, skipped: 3, errors: [] });
+    expect(ordersOf(channelId).map((row) => row.external_id)).toEqual(['5001', '5002', '5003', '5004']);
+  });
+
+  it('imports WooCommerce orders over two pages, idempotently', async () => {
+    t.app.storefront = { origin: woo.origin };
+    woo.orders = [801, 802, 803].map((id) => wooOrder(id));
+    const { channelId, sync } = await channelIn('woocommerce', fakeWoo);
+
+    expect((await sync()).body).toEqual({ created: 3, skipped: 0, errors: [] });
+    expect(woo.requests.map((request) => request.authorized)).toEqual([true, true]);
+    const [first] = ordersOf(channelId);
+    expect(first).toMatchObject({ external_id: '801', order_number: '801', customer_name: 'Hans Meier' });
+    expect(linesOf(first!.id)).toEqual([{ name: 'Tea tin', sku: 'TEA-02', quantity: 3, weight: null, requires_shipping: 1 }]);
+    expect((await sync()).body).toEqual({ created: 0, skipped: 3, errors: [] });
+  });
+
+  it('reports bad orders in errors and imports the others', async () => {
+    t.app.storefront = { origin: shopify.origin };
+    shopify.orders = [
+      shopifyOrder(6001),
+      shopifyOrder(6002, { line_items: [] }),
+      shopifyOrder(6003, { line_items: [{ name: 'Mug', quantity: 0, price: '10.00' }] }),
+      shopifyOrder(6004, { shipping_address: { first_name: 'Jane', last_name: 'Doe', address1: '', city: 'Aarhus', zip: '8000', country_code: 'DK' } }),
+    ];
+    const { channelId, sync } = await channelIn('shopify', fakeShopify);
+    const res = await sync();
+    expect(res.status).toBe(200);
+    expect(res.body.created).toBe(1);
+    expect(res.body.errors).toEqual([
+      { externalId: '6002', message: expect.stringContaining('orderLines') },
+      { externalId: '6003', message: expect.stringContaining('orderLines.0.quantity') },
+      { externalId: '6004', message: expect.stringContaining('shippingAddress.address1') },
+    ]);
+    expect(ordersOf(channelId).map((row) => row.external_id)).toEqual(['6001']);
+  });
+
+  it('reports an order number already typed in by hand, and imports the rest', async () => {
+    t.app.storefront = { origin: shopify.origin };
+    shopify.orders = [shopifyOrder(7001), shopifyOrder(7002)];
+    const { org, channelId, sync } = await channelIn('shopify', fakeShopify);
+    const manual = await t.request('POST', `/orgs/${org.orgId}/orders`, {
+      token: org.token,
+      body: { orderNumber: '#2001', orderChannelId: channelId, orderLines: [{ name: 'Mug', quantity: 1 }] },
+    });
+    expect(manual.status).toBe(201);
+    const res = await sync();
+    expect(res.body).toEqual({ created: 1, skipped: 0, errors: [{ externalId: '7001', message: expect.stringContaining('already exists') }] });
+  });
+
+  it('answers 422 STOREFRONT_ERROR when the shop refuses the credentials, and changes no orders', async () => {
+    t.app.storefront = { origin: shopify.origin };
+    shopify.orders = [shopifyOrder(8001)];
+    const { channelId, sync } = await channelIn('shopify', { ...fakeShopify, accessToken: 'shpat_not_the_right_one' });
+    const res = await sync();
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'STOREFRONT_ERROR', errors: [{ code: 'HTTP_401', message: expect.any(String) }] });
+    expect(JSON.stringify(res.body)).not.toContain('shpat_not_the_right_one');
+    expect(ordersOf(channelId)).toEqual([]);
+
+    // A failure on a later page also imports nothing.
+    t.app.storefront = { origin: woo.origin };
+    woo.orders = [901, 902, 903].map((id) => wooOrder(id));
+    const wooChannel = await channelIn('woocommerce', fakeWoo);
+    woo.failWith = 500;
+    expect((await wooChannel.sync()).status).toBe(422);
+    expect(ordersOf(wooChannel.channelId)).toEqual([]);
+  });
+
+  it('answers 409 for manual and csv channels: there is nothing to sync', async () => {
+    const { sync } = await channelIn('manual', {});
+    const res = await sync();
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('CONFLICT');
+    const csv = await channelIn('csv', {});
+    expect((await csv.sync()).status).toBe(409);
+  });
+
+  it('needs write:order_channels and keeps organizations apart', async () => {
+    t.app.storefront = { origin: shopify.origin };
+    shopify.orders = [shopifyOrder(9001)];
+    const { org, channelId, sync } = await channelIn('shopify', fakeShopify);
+    const readOnly = await t.tokenWithScopes(org, ['read:order_channels']);
+    expect((await sync(readOnly)).status).toBe(403);
+    const writer = await t.tokenWithScopes(org, ['write:order_channels']);
+    expect((await sync(writer)).status).toBe(200);
+
+    const other = await t.createOrg();
+    const foreign = await t.request('POST', `/orgs/${other.orgId}/order-channels/${channelId}/sync`, { token: other.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe('ORDER_CHANNEL_NOT_FOUND');
+    const intoOrg = await t.request('POST', `/orgs/${org.orgId}/order-channels/${channelId}/sync`, { token: other.token });
+    expect(intoOrg.status).toBe(403);
+  });
+});
