@@ -3,7 +3,6 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { ApiError } from '../../../../src-shared/errors';
 import type { ApiToken } from '../../../../src-shared/schemas/apiToken';
 import { grants, resources, roleScopes, type Scope } from '../../../../src-shared/scopes';
-import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
@@ -12,7 +11,6 @@ import { useOrgId } from '../../lib/session';
 import {
   ConfirmDialog,
   EditorForm,
-  ListError,
   PageHeader,
   ReadOnlyNote,
   RowActions,
@@ -24,6 +22,7 @@ import {
   useConfirmTarget,
   useEditor,
   useRole,
+  SettingsTable,
 } from './shared';
 
 interface TokenDraft {
@@ -129,20 +128,7 @@ export function ApiTokensScreen() {
       </PageHeader>
       <p className="lead">Tokens let scripts and other systems use the Shipdesk API. Each one has only the access ticked for it.</p>
       {!canWrite && <ReadOnlyNote what="API tokens" />}
-      <ListError error={list.error} onRetry={list.reload} />
-      <DataTable
-        label="API tokens"
-        columns={columns}
-        rows={list.data?.data ?? []}
-        getRowId={(row) => row.id}
-        total={list.data?.total ?? 0}
-        page={page}
-        limit={SETTINGS_PAGE_SIZE}
-        onPageChange={setPage}
-        onOpen={canWrite ? rename : undefined}
-        loading={list.loading}
-        empty="No API tokens."
-      />
+      <SettingsTable label="API tokens" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? rename : undefined} empty="No API tokens." />
 
       <Dialog title="New API token" open={creator.open} onClose={creator.close} wide>
         {creator.draft && (

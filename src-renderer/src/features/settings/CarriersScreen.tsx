@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { AvailableCarrier, Carrier, CarrierField } from '../../../../src-shared/schemas/carrier';
 import { Link } from '../../app/router';
-import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
@@ -13,7 +12,6 @@ import {
   CheckboxField,
   ConfirmDialog,
   EditorForm,
-  ListError,
   PageHeader,
   ReadOnlyNote,
   RowActions,
@@ -22,6 +20,7 @@ import {
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  SettingsTable,
 } from './shared';
 
 interface CarrierDraft {
@@ -158,20 +157,7 @@ export function CarriersScreen() {
       </PageHeader>
       <p className="lead">The carriers this organization books with, each with its settings and the address it collects from.</p>
       {!canWrite && <ReadOnlyNote what="carriers" />}
-      <ListError error={list.error} onRetry={list.reload} />
-      <DataTable
-        label="Carriers"
-        columns={columns}
-        rows={list.data?.data ?? []}
-        getRowId={(row) => row.id}
-        total={list.data?.total ?? 0}
-        page={page}
-        limit={SETTINGS_PAGE_SIZE}
-        onPageChange={setPage}
-        onOpen={canWrite ? edit : showProducts}
-        loading={list.loading}
-        empty="No carriers yet."
-      />
+      <SettingsTable label="Carriers" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : showProducts} empty="No carriers yet." />
 
       <Dialog title={editor.key === 'new' ? 'New carrier' : `Edit ${editing?.name ?? 'carrier'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { orderChannelSecretKeys, orderChannelTypes, type OrderChannel, type OrderChannelType } from '../../../../src-shared/schemas/orderChannel';
-import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn } from './shared';
+import { ConfirmDialog, EditorForm, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn , SettingsTable } from './shared';
 
 type SecretKey = (typeof orderChannelSecretKeys)[number];
 
@@ -134,20 +133,7 @@ export function OrderChannelsScreen() {
       </PageHeader>
       <p className="lead">Where orders come from: typed in by hand, imported from files, or fetched from a Shopify or WooCommerce shop. Every order belongs to one.</p>
       {!canWrite && <ReadOnlyNote what="order channels" />}
-      <ListError error={list.error} onRetry={list.reload} />
-      <DataTable
-        label="Order channels"
-        columns={columns}
-        rows={list.data?.data ?? []}
-        getRowId={(row) => row.id}
-        total={list.data?.total ?? 0}
-        page={page}
-        limit={SETTINGS_PAGE_SIZE}
-        onPageChange={setPage}
-        onOpen={canWrite ? edit : undefined}
-        loading={list.loading}
-        empty="No order channels yet. Add a manual one to type in orders with “New order”."
-      />
+      <SettingsTable label="Order channels" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No order channels yet. Add a manual one to type in orders with “New order”." />
 
       <Dialog title={editor.key === 'new' ? 'New order channel' : `Edit ${editing?.name ?? 'order channel'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (

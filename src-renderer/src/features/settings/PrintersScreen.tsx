@@ -3,13 +3,12 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { documentFormats, labelSizes, type DocumentFormat, type LabelSize } from '../../../../src-shared/schemas/carrier';
 import { printerDrivers, printerProblems, type DiscoveredPrinter, type Printer, type PrinterDriver } from '../../../../src-shared/schemas/printing';
 import { ApiError } from '../../../../src-shared/errors';
-import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn } from './shared';
+import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn , SettingsTable } from './shared';
 
 interface PrinterDraft {
   name: string;
@@ -84,20 +83,7 @@ export function PrintersScreen() {
       </PageHeader>
       <p className="lead">Where labels and documents are printed. Each format (PDF, ZPL) has one default printer; rules can name others.</p>
       {!canWrite && <ReadOnlyNote what="printers" />}
-      <ListError error={list.error} onRetry={list.reload} />
-      <DataTable
-        label="Printers"
-        columns={columns}
-        rows={list.data?.data ?? []}
-        getRowId={(row) => row.id}
-        total={list.data?.total ?? 0}
-        page={page}
-        limit={SETTINGS_PAGE_SIZE}
-        onPageChange={setPage}
-        onOpen={canWrite ? edit : undefined}
-        loading={list.loading}
-        empty="No printers yet. Use “Find printers” to add one of this computer’s printers."
-      />
+      <SettingsTable label="Printers" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No printers yet. Use “Find printers” to add one of this computer’s printers." />
 
       <Dialog title="Printers of this computer" open={discovering} onClose={() => setDiscovering(false)} wide>
         <DiscoveredPrinters configured={list.data?.data ?? []} onAdded={list.reload} />

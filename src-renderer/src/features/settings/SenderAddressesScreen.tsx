@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { SenderAddress } from '../../../../src-shared/schemas/senderAddress';
-import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
@@ -10,7 +9,6 @@ import {
   ConfirmDialog,
   CountrySelect,
   EditorForm,
-  ListError,
   PageHeader,
   ReadOnlyNote,
   SETTINGS_PAGE_SIZE,
@@ -19,6 +17,7 @@ import {
   useConfirmTarget,
   useEditor,
   editDeleteColumn,
+  SettingsTable,
 } from './shared';
 
 interface AddressDraft {
@@ -103,20 +102,7 @@ export function SenderAddressesScreen() {
         The addresses parcels are sent from. Each carrier and shipping rule names one.
       </p>
       {!canWrite && <ReadOnlyNote what="sender addresses" />}
-      <ListError error={list.error} onRetry={list.reload} />
-      <DataTable
-        label="Sender addresses"
-        columns={columns}
-        rows={list.data?.data ?? []}
-        getRowId={(row) => row.id}
-        total={list.data?.total ?? 0}
-        page={page}
-        limit={SETTINGS_PAGE_SIZE}
-        onPageChange={setPage}
-        onOpen={canWrite ? edit : undefined}
-        loading={list.loading}
-        empty="No sender addresses yet. Add the warehouse address first: carriers and rules need one."
-      />
+      <SettingsTable label="Sender addresses" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No sender addresses yet. Add the warehouse address first: carriers and rules need one." />
 
       <Dialog title={editor.key === 'new' ? 'New sender address' : `Edit ${editing?.name ?? 'sender address'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (

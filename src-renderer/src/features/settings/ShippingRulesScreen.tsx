@@ -2,14 +2,13 @@ import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
 import type { ShippingRuleExpanded } from '../../../../src-shared/schemas/shippingRule';
-import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import { describeCondition } from './conditions';
 import { RuleMatchExplainer } from './RuleMatchExplainer';
 import { ShippingRuleFields, blankRule, ruleBody, ruleDraftOf, type RuleDraft } from './ShippingRuleForm';
-import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn } from './shared';
+import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn , SettingsTable } from './shared';
 
 /** Product names of the carriers on screen, for the list (rules store only the product id). */
 function useProductNames(orgId: string, carrierIds: string[]): Map<string, string> {
@@ -85,20 +84,7 @@ export function ShippingRulesScreen() {
       </PageHeader>
       <p className="lead">Rules pick the carrier, product and sender for a shipment from its destination, weight and order total. A carrier chosen by hand always wins.</p>
       {!canWrite && <ReadOnlyNote what="shipping rules" />}
-      <ListError error={list.error} onRetry={list.reload} />
-      <DataTable
-        label="Shipping rules"
-        columns={columns}
-        rows={list.data?.data ?? []}
-        getRowId={(row) => row.id}
-        total={list.data?.total ?? 0}
-        page={page}
-        limit={SETTINGS_PAGE_SIZE}
-        onPageChange={setPage}
-        onOpen={canWrite ? edit : undefined}
-        loading={list.loading}
-        empty="No shipping rules yet. Without rules, every shipment needs its carrier chosen by hand."
-      />
+      <SettingsTable label="Shipping rules" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No shipping rules yet. Without rules, every shipment needs its carrier chosen by hand." />
 
       {canWrite ? (
         <RuleMatchExplainer defaultCurrency={defaultCurrency} />

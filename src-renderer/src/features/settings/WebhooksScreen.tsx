@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { eventTypes, type EventType, type Webhook } from '../../../../src-shared/schemas/webhook';
-import { DataTable } from '../../components/DataTable';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
@@ -12,7 +11,6 @@ import {
   CheckboxField,
   ConfirmDialog,
   EditorForm,
-  ListError,
   PageHeader,
   ReadOnlyNote,
   SETTINGS_PAGE_SIZE,
@@ -22,6 +20,7 @@ import {
   useConfirmTarget,
   useEditor,
   editDeleteColumn,
+  SettingsTable,
 } from './shared';
 
 interface WebhookDraft {
@@ -91,20 +90,7 @@ export function WebhooksScreen() {
       </PageHeader>
       <p className="lead">Shipdesk tells other systems about changes by calling their address, signed with the webhook’s secret. Failed calls are retried for six hours.</p>
       {!canWrite && <ReadOnlyNote what="webhooks" />}
-      <ListError error={list.error} onRetry={list.reload} />
-      <DataTable
-        label="Webhooks"
-        columns={columns}
-        rows={list.data?.data ?? []}
-        getRowId={(row) => row.id}
-        total={list.data?.total ?? 0}
-        page={page}
-        limit={SETTINGS_PAGE_SIZE}
-        onPageChange={setPage}
-        onOpen={canWrite ? edit : undefined}
-        loading={list.loading}
-        empty="No webhooks."
-      />
+      <SettingsTable label="Webhooks" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No webhooks." />
 
       <Dialog title={editor.key === 'new' ? 'New webhook' : `Edit ${editing?.name ?? 'webhook'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (

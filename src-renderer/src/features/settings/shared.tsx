@@ -7,6 +7,9 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormActions, fieldErrors } from '../../components/forms';
 import { useSession } from '../../lib/session';
+import type { Loaded } from '../../lib/api';
+import type { Page } from '../../../../src-shared/schemas/common';
+import { DataTable } from '../../components/DataTable';
 
 /** Rows per page in the settings lists: an organization has a handful of each, so one page is usual. */
 export const SETTINGS_PAGE_SIZE = 50;
@@ -406,6 +409,45 @@ export function formatMoney(amount: number, currency: string): string {
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }
+}
+
+/** A settings list: its load error with a retry, then one page of rows (SETTINGS_PAGE_SIZE a page). */
+export function SettingsTable<T extends { id: string }>({
+  label,
+  columns,
+  list,
+  page,
+  onPageChange,
+  onOpen,
+  empty,
+}: {
+  label: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack column value types vary per column
+  columns: ColumnDef<T, any>[];
+  list: Loaded<Page<T>>;
+  page: number;
+  onPageChange: (page: number) => void;
+  onOpen?: ((row: T) => void) | undefined;
+  empty: string;
+}) {
+  return (
+    <>
+      <ListError error={list.error} onRetry={list.reload} />
+      <DataTable
+        label={label}
+        columns={columns}
+        rows={list.data?.data ?? []}
+        getRowId={(row) => row.id}
+        total={list.data?.total ?? 0}
+        page={page}
+        limit={SETTINGS_PAGE_SIZE}
+        onPageChange={onPageChange}
+        onOpen={onOpen}
+        loading={list.loading}
+        empty={empty}
+      />
+    </>
+  );
 }
 
 /** A list that could not be loaded: what went wrong, and a way to try again. */
