@@ -7,6 +7,7 @@ import type { AppContext } from '../app/context';
 import { execute } from '../app/execute';
 import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
+import { idempotentRequest, replayOrReserve, settle } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
 import { readRendererFile, rendererContentType, resolveRendererFile } from './renderer';
@@ -84,12 +85,30 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
       url: fastifyPath(op.path),
       config: { requestKind: op.requestKind },
       handler: async (request, reply) => {
-        const result = await execute(
-          app,
-          op.id,
-          { params: request.params, query: request.query, body: request.body },
-          { authorization: request.headers.authorization, client: request.ip },
-        );
+        const idempotent =
+          op.method === 'POST'
+            ? idempotentRequest(request.headers['idempotency-key'], request.headers.authorization, request.ip, op.method, request.url, request.body)
+            : null;
+        if (idempotent) {
+          const kept = replayOrReserve(app, idempotent);
+          if (kept) return reply.code(kept.status).header('idempotent-replayed', 'true').send(kept.body);
+        }
+        let result: Awaited<ReturnType<typeof execute>>;
+        try {
+          result = await execute(
+            app,
+            op.id,
+            { params: request.params, query: request.query, body: request.body },
+            { authorization: request.headers.authorization, client: request.ip },
+          );
+        } catch (error) {
+          if (idempotent) {
+            const apiError = toApiError(error);
+            settle(app, idempotent, { status: apiError.status, body: apiError.toBody() });
+          }
+          throw error;
+        }
+        if (idempotent) settle(app, idempotent, op.responseKind === 'json' ? { status: result.status, body: result.body } : null);
         reply.code(result.status);
         if (op.responseKind === 'binary') {
           const binary = result.body as BinaryResult;
