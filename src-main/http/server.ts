@@ -4,7 +4,7 @@ import { ApiError, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
 import { requestMediaType, type AnyOperation, type RequestKind } from '../../src-shared/operation';
 import type { AppContext } from '../app/context';
-import { execute } from '../app/execute';
+import { execute, type CallResult } from '../app/execute';
 import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
 import { idempotentRequest, replayOrReserve, settle } from './idempotency';
@@ -85,30 +85,15 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
       url: fastifyPath(op.path),
       config: { requestKind: op.requestKind },
       handler: async (request, reply) => {
-        const idempotent =
-          op.method === 'POST'
-            ? idempotentRequest(request.headers['idempotency-key'], request.headers.authorization, request.ip, op.method, request.url, request.body)
-            : null;
-        if (idempotent) {
-          const kept = replayOrReserve(app, idempotent);
-          if (kept) return reply.code(kept.status).header('idempotent-replayed', 'true').send(kept.body);
-        }
-        let result: Awaited<ReturnType<typeof execute>>;
-        try {
-          result = await execute(
+        const result = await idempotently(app, op, request, () =>
+          execute(
             app,
             op.id,
             { params: request.params, query: request.query, body: request.body },
             { authorization: request.headers.authorization, client: request.ip },
-          );
-        } catch (error) {
-          if (idempotent) {
-            const apiError = toApiError(error);
-            settle(app, idempotent, { status: apiError.status, body: apiError.toBody() });
-          }
-          throw error;
-        }
-        if (idempotent) settle(app, idempotent, op.responseKind === 'json' ? { status: result.status, body: result.body } : null);
+          ),
+        );
+        if (result.replayed) reply.header('idempotent-replayed', 'true');
         reply.code(result.status);
         if (op.responseKind === 'binary') {
           const binary = result.body as BinaryResult;
@@ -127,6 +112,34 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)),
   );
   return server;
+}
+
+/**
+ * Runs a call under its `Idempotency-Key`, if a POST sends one: a repeat gets the kept answer
+ * (errors included) instead of running again. Without the header it simply runs.
+ */
+async function idempotently(
+  app: AppContext,
+  op: AnyOperation,
+  request: FastifyRequest,
+  run: () => Promise<CallResult>,
+): Promise<CallResult & { replayed?: boolean }> {
+  const idempotent =
+    op.method === 'POST'
+      ? idempotentRequest(request.headers['idempotency-key'], request.headers.authorization, request.ip, op.method, request.url, request.body)
+      : null;
+  if (!idempotent) return run();
+  const kept = replayOrReserve(app, idempotent);
+  if (kept) return { op, status: kept.status, body: kept.body, replayed: true };
+  try {
+    const result = await run();
+    settle(app, idempotent, op.responseKind === 'json' ? { status: result.status, body: result.body } : null);
+    return result;
+  } catch (error) {
+    const apiError = toApiError(error);
+    settle(app, idempotent, { status: apiError.status, body: apiError.toBody() });
+    throw error;
+  }
 }
 
 /** The request kind of the operation the route serves; undefined off the table (404, /docs). */
