@@ -8,6 +8,7 @@ import { createAppContext } from './app/context';
 import { defaultDataDir, portFromEnv } from './app/config';
 import { buildServer, listen } from './http/server';
 import { runStartupChores } from './app/startup';
+import { start as startWebhookDelivery } from './domain/webhookDelivery';
 
 const { values } = parseArgs({
   options: { port: { type: 'string' }, host: { type: 'string' } },
@@ -23,12 +24,15 @@ runStartupChores(app);
 const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
 const url = await listen(server, host, port);
 console.log(`Shipdesk listening on ${url}`);
+// Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.
+const webhookDelivery = startWebhookDelivery(app);
 
 let closing = false;
 async function shutdown(): Promise<void> {
   if (closing) return;
   closing = true;
   await server.close();
+  await webhookDelivery.stop();
   app.close();
   process.exit(0);
 }

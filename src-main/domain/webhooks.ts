@@ -42,7 +42,7 @@ export function generateWebhookSecret(): string {
 const ofOrg = (orgId: string) => eq(webhooks.orgId, orgId);
 
 /** The row, or 404 ORG_WEBHOOK_NOT_FOUND (also for another organization's webhook). */
-function findWebhookRow(db: ReadDb, orgId: string, webhookId: string): Row {
+export function findWebhookRow(db: ReadDb, orgId: string, webhookId: string): Row {
   const row = db.select().from(webhooks).where(and(ofOrg(orgId), eq(webhooks.id, webhookId))).get();
   if (!row) throw new ApiError('ORG_WEBHOOK_NOT_FOUND', `Webhook ${webhookId} does not exist in this organization`);
   return row;

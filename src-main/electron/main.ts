@@ -11,6 +11,7 @@ import { APP_ORIGIN, APP_SCHEME, handleAppRequest, trustedPageCheck } from './pr
 import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } from './windowState';
 import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
+import { start as startWebhookDelivery, type DeliveryWorker } from '../domain/webhookDelivery';
 
 /**
  * The Electron shell: windows, the app:// protocol, and the two doors (HTTP on 127.0.0.1, IPC)
@@ -36,6 +37,7 @@ let mainWindow: BrowserWindow | null = null;
 let appContext: AppContext | null = null;
 let httpServer: FastifyInstance | null = null;
 let ipc: IpcRegistration | null = null;
+let webhookDelivery: DeliveryWorker | null = null;
 
 if (!app.requestSingleInstanceLock()) {
   // A second start would open the same SQLite file and port; hand over to the running one instead.
@@ -77,6 +79,8 @@ async function start(): Promise<void> {
     logError: (operationId, error) => console.error(`IPC ${operationId} failed:`, error),
   });
   await startHttpServer(appContext);
+  // Sends committed outbox events to webhooks in the background; the schedule survives restarts.
+  webhookDelivery = startWebhookDelivery(appContext);
 
   mainWindow = createMainWindow();
   app.on('activate', () => {
@@ -168,6 +172,7 @@ app.on('will-quit', (event) => {
     } catch (error) {
       console.error('Closing the API server failed:', error);
     }
+    await webhookDelivery?.stop();
     appContext?.close();
     shutDown = true;
     app.quit();

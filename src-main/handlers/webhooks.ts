@@ -1,4 +1,5 @@
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from '../domain/webhooks';
+import { listDeliveries, sendTestPing } from '../domain/webhookDelivery';
 import { defineHandlers } from './types';
 
 export const webhookHandlers = defineHandlers({
@@ -7,4 +8,6 @@ export const webhookHandlers = defineHandlers({
   'webhooks.get': ({ app }, { params }) => getWebhook(app, params.orgId, params.webhookId),
   'webhooks.update': ({ app }, { params, body }) => updateWebhook(app, params.orgId, params.webhookId, body),
   'webhooks.delete': ({ app }, { params }) => deleteWebhook(app, params.orgId, params.webhookId),
+  'webhooks.deliveries': ({ app }, { params, query }) => listDeliveries(app, params.orgId, params.webhookId, query),
+  'webhooks.test': ({ app }, { params }) => sendTestPing(app, params.orgId, params.webhookId),
 });

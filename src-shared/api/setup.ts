@@ -16,14 +16,20 @@ import {
   carrierSchema,
   carrierUpdateBody,
 } from '../schemas/carrier';
-import { webhookCreateBody, webhookSchema, webhookUpdateBody, webhookWithSecretSchema } from '../schemas/webhook';
+import {
+  webhookCreateBody,
+  webhookDeliverySchema,
+  webhookSchema,
+  webhookUpdateBody,
+  webhookWithSecretSchema,
+} from '../schemas/webhook';
 import {
   orderChannelCreateBody,
   orderChannelSchema,
   orderChannelSyncResultSchema,
   orderChannelUpdateBody,
 } from '../schemas/orderChannel';
-import { noBody } from '../schemas/common';
+import { noBody, pageOf, pageQuery } from '../schemas/common';
 
 /** Organization set-up resources: tokens, sender addresses, carriers, webhooks, order channels. */
 export const setupOperations = [
@@ -98,6 +104,25 @@ export const setupOperations = [
     createBody: webhookCreateBody,
     updateBody: webhookUpdateBody,
     updateMethod: 'PATCH',
+  }),
+  defineOperation({
+    id: 'webhooks.deliveries',
+    method: 'GET',
+    path: '/orgs/{orgId}/webhooks/{webhookId}/deliveries',
+    summary: 'Delivery attempts of the webhook, newest first (each retry is its own record)',
+    resource: 'webhooks',
+    query: pageQuery,
+    response: pageOf(webhookDeliverySchema),
+  }),
+  defineOperation({
+    id: 'webhooks.test',
+    method: 'POST',
+    path: '/orgs/{orgId}/webhooks/{webhookId}/test',
+    summary: 'Sends a `ping` event to the webhook now and answers the delivery record (a ping is not retried)',
+    resource: 'webhooks',
+    body: noBody,
+    response: webhookDeliverySchema,
+    successStatus: 200,
   }),
   ...crudOperations({
     key: 'orderChannels',

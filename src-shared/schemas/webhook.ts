@@ -55,3 +55,21 @@ export const webhookUpdateBody = z.strictObject({
   isActive: z.boolean().optional(),
 });
 export type WebhookUpdate = z.output<typeof webhookUpdateBody>;
+
+/**
+ * One delivery attempt (decisions §10). `event` is the event type (`shipment.created`, `ping`) —
+ * a plain string rather than `{id, type}`, as the decisions spell the record; the event id travels
+ * in the `Shipdesk-Event-Id` header. A retry is a new record with `attempt` one higher. An attempt
+ * not yet made (it is queued) has `durationMs` null; `statusCode` is null when no answer came.
+ */
+export const webhookDeliverySchema = z.strictObject({
+  id: z.string(),
+  event: z.string(),
+  statusCode: z.number().int().nullable(),
+  success: z.boolean(),
+  attempt: z.number().int(),
+  durationMs: z.number().int().nullable(),
+  error: z.string().nullable(),
+  createdAt: timestamp(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;

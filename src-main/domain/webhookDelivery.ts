@@ -1,0 +1,261 @@
+import { and, asc, count, desc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
+import type { PageQuery } from '../../src-shared/schemas/common';
+import type { WebhookDelivery } from '../../src-shared/schemas/webhook';
+import { outboxEvents, webhookDeliveries, webhooks } from '../db/schema';
+import { newId } from '../db/ids';
+import { inWriteTransaction } from '../db/tx';
+import type { AppContext } from '../app/context';
+import { paginate } from './pagination';
+import { findWebhookRow, signPayload, webhookSigningSecret } from './webhooks';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** Waits before attempts 2–6 (decisions §10); after the sixth failure nothing more is scheduled. */
+export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/**
+ * A claimed attempt is pushed this far ahead before the request goes out, so a crash mid-request
+ * leaves it due again after a restart instead of lost (longer than the timeout, so never doubled).
+ */
+const CLAIM_LEASE_MS = 60_000;
+const EVENTS_PER_RUN = 200;
+const DELIVERIES_PER_RUN = 100;
+
+export function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    event: row.eventType,
+    statusCode: row.statusCode,
+    success: row.success,
+    attempt: row.attempt,
+    durationMs: row.durationMs,
+    error: row.error,
+    createdAt: row.createdAt,
+  };
+}
+
+const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
+
+/**
+ * Turns committed outbox events into queued deliveries, one transaction per event, oldest first:
+ * a delivery row (attempt 1, due now) for each active webhook of the org subscribed to the type.
+ */
+export function dispatchOutbox(app: AppContext): number {
+  const pending = app.db
+    .select({ id: outboxEvents.id })
+    .from(outboxEvents)
+    .where(isNull(outboxEvents.dispatchedAt))
+    .orderBy(asc(outboxEvents.createdAt), asc(outboxEvents.id))
+    .limit(EVENTS_PER_RUN)
+    .all();
+  for (const { id } of pending) {
+    inWriteTransaction(app.db, (tx) => {
+      const event = tx.select().from(outboxEvents).where(and(eq(outboxEvents.id, id), isNull(outboxEvents.dispatchedAt))).get();
+      if (!event) return;
+      const now = app.now().toISOString();
+      const targets = tx
+        .select({ id: webhooks.id, events: webhooks.events })
+        .from(webhooks)
+        .where(and(eq(webhooks.orgId, event.orgId), eq(webhooks.isActive, true)))
+        .orderBy(asc(webhooks.createdAt), asc(webhooks.id))
+        .all()
+        .filter((webhook) => webhook.events.includes(event.type));
+      if (targets.length) {
+        tx.insert(webhookDeliveries)
+          .values(
+            targets.map((webhook) => ({
+              id: newId('delivery'),
+              webhookId: webhook.id,
+              eventId: event.id,
+              eventType: event.type,
+              success: false,
+              attempt: 1,
+              nextAttemptAt: now,
+              createdAt: now,
+            })),
+          )
+          .run();
+      }
+      tx.update(outboxEvents).set({ dispatchedAt: now }).where(eq(outboxEvents.id, event.id)).run();
+    });
+  }
+  return pending.length;
+}
+
+interface AttemptResult {
+  statusCode: number | null;
+  success: boolean;
+  durationMs: number;
+  error: string | null;
+}
+
+/** One POST of the raw envelope, signed; never throws. The secret is used for the header only. */
+async function postEnvelope(app: AppContext, url: string, secret: string, envelope: { id: string; type: string }): Promise<AttemptResult> {
+  const rawBody = JSON.stringify(envelope);
+  const timestamp = Math.floor(app.now().getTime() / 1000);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Shipdesk-Webhooks',
+        'Shipdesk-Event-Id': envelope.id,
+        'Shipdesk-Event-Type': envelope.type,
+        'Shipdesk-Signature': signPayload(secret, timestamp, rawBody),
+      },
+      body: rawBody,
+      // A redirect is not a delivery: the signed body is not forwarded to wherever it points.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    const success = response.status >= 200 && response.status < 300;
+    return { statusCode: response.status, success, durationMs: elapsed(), error: success ? null : `Answered HTTP ${response.status}` };
+  } catch (error) {
+    return { statusCode: null, success: false, durationMs: elapsed(), error: describeFailure(error) };
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return `Request failed: ${detail}`.slice(0, 500);
+}
+
+/**
+ * Makes the attempt a due row asks for. A never-tried row (durationMs null) takes the result itself;
+ * a failed row stays as it was and the retry is written as a new row with attempt + 1.
+ */
+async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<void> {
+  const claimed = inWriteTransaction(app.db, (tx) => {
+    const row = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, due.id)).get();
+    if (!row || row.nextAttemptAt !== due.nextAttemptAt) return null; // taken by another run, or gone
+    const webhook = tx.select().from(webhooks).where(eq(webhooks.id, row.webhookId)).get();
+    const event = tx.select({ payload: outboxEvents.payload }).from(outboxEvents).where(eq(outboxEvents.id, row.eventId)).get();
+    if (!webhook?.isActive || !event) {
+      // Switched off (or the event is gone) since it was queued: stop here rather than send it days later.
+      const error = row.durationMs === null ? { error: webhook?.isActive === false ? 'Not sent: the webhook is inactive' : 'Not sent: the event is gone' } : {};
+      tx.update(webhookDeliveries).set({ nextAttemptAt: null, ...error }).where(eq(webhookDeliveries.id, row.id)).run();
+      return null;
+    }
+    tx.update(webhookDeliveries).set({ nextAttemptAt: later(app.now(), CLAIM_LEASE_MS) }).where(eq(webhookDeliveries.id, row.id)).run();
+    return { row, url: webhook.url, secret: webhookSigningSecret(app, webhook.id), envelope: event.payload as { id: string; type: string } };
+  });
+  if (!claimed) return;
+  const { row, url, secret, envelope } = claimed;
+  const result = await postEnvelope(app, url, secret, envelope);
+  const firstTry = row.durationMs === null;
+  const attempt = firstTry ? row.attempt : row.attempt + 1;
+  const now = app.now();
+  const retryDelay = RETRY_DELAYS_MS[attempt - 1];
+  const nextAttemptAt = !result.success && retryDelay !== undefined ? later(now, retryDelay) : null;
+  inWriteTransaction(app.db, (tx) => {
+    if (firstTry) {
+      tx.update(webhookDeliveries).set({ ...result, nextAttemptAt }).where(eq(webhookDeliveries.id, row.id)).run();
+      return;
+    }
+    tx.update(webhookDeliveries).set({ nextAttemptAt: null }).where(eq(webhookDeliveries.id, row.id)).run();
+    tx.insert(webhookDeliveries)
+      .values({ id: newId('delivery'), webhookId: row.webhookId, eventId: row.eventId, eventType: row.eventType, attempt, ...result, nextAttemptAt, createdAt: now.toISOString() })
+      .run();
+  });
+}
+
+/** Sends every due delivery: one webhook's in order, different webhooks side by side. */
+export async function sendDueDeliveries(app: AppContext): Promise<number> {
+  const due = app.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, app.now().toISOString())))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
+    .limit(DELIVERIES_PER_RUN)
+    .all();
+  const byWebhook = new Map<string, DeliveryRow[]>();
+  for (const row of due) byWebhook.set(row.webhookId, [...(byWebhook.get(row.webhookId) ?? []), row]);
+  await Promise.all(
+    [...byWebhook.values()].map(async (rows) => {
+      for (const row of rows) await attemptDelivery(app, row);
+    }),
+  );
+  return due.length;
+}
+
+/** One pass of the worker: queue new events, then send what is due. Tests call it directly. */
+export async function runOnce(app: AppContext): Promise<void> {
+  dispatchOutbox(app);
+  await sendDueDeliveries(app);
+}
+
+export interface DeliveryWorker {
+  /** Stops the timer and waits for a run in progress, before the database closes. */
+  stop(): Promise<void>;
+}
+
+/** Runs the worker every `intervalMs` in the background; runs never overlap and the timer keeps no process alive. */
+export function start(app: AppContext, intervalMs = 2000): DeliveryWorker {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = runOnce(app)
+      .catch((error: unknown) => console.error('Webhook delivery run failed:', error instanceof Error ? error.message : error))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/** The delivery records of one webhook of the org, newest first; 404 for another org's webhook. */
+export function listDeliveries(app: AppContext, orgId: string, webhookId: string, query: PageQuery) {
+  findWebhookRow(app.db, orgId, webhookId);
+  const ofWebhook = eq(webhookDeliveries.webhookId, webhookId);
+  const total = app.db.select({ n: count() }).from(webhookDeliveries).where(ofWebhook).get()?.n ?? 0;
+  return paginate(query, total, (limit, offset) =>
+    app.db
+      .select()
+      .from(webhookDeliveries)
+      .where(ofWebhook)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(limit)
+      .offset(offset)
+      .all()
+      .map(toDelivery),
+  );
+}
+
+/**
+ * `POST …/test`: a `ping` envelope sent now, whatever the webhook subscribes to and even when it is
+ * inactive. It is one attempt, not retried: whoever pressed the button sees the answer.
+ */
+export async function sendTestPing(app: AppContext, orgId: string, webhookId: string): Promise<WebhookDelivery> {
+  const webhook = findWebhookRow(app.db, orgId, webhookId);
+  const createdAt = app.now().toISOString();
+  const envelope = { id: newId('event'), type: 'ping', createdAt, orgId, data: { webhookId: webhook.id, name: webhook.name } };
+  const result = await postEnvelope(app, webhook.url, webhookSigningSecret(app, webhook.id), envelope);
+  const row: DeliveryRow = {
+    id: newId('delivery'),
+    webhookId: webhook.id,
+    eventId: envelope.id,
+    eventType: envelope.type,
+    attempt: 1,
+    ...result,
+    nextAttemptAt: null,
+    createdAt,
+  };
+  app.db.insert(webhookDeliveries).values(row).run();
+  return toDelivery(row);
+}
