@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { labelDimensions } from '../documents/labelSizes';
 import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
 import { createPrinter, sentShipment } from '../testing/printing';
+import { pdfFilesIn, waitForPrintedPdf } from '../testing/cupsPdf';
 import { lpArguments } from './cups';
 import { discoverCupsPrinters } from './discover';
 
@@ -56,7 +55,7 @@ describe(`CUPS driver with a cups-pdf queue${why}`, () => {
     const shipment = await sentShipment(t, shipmentBody(carrierId));
     const label = shipment.documents[0];
     expect(label.size).toBe('100X150');
-    const before = new Set(existsSync(outputDir) ? readdirSync(outputDir) : []);
+    const before = pdfFilesIn(outputDir);
 
     const started = performance.now();
     const res = await t.request('POST', `/orgs/${t.org.orgId}/shipments/${shipment.id}/print`, { body: { printerId: printer.id } });
@@ -65,30 +64,13 @@ describe(`CUPS driver with a cups-pdf queue${why}`, () => {
     expect(res.body.jobs).toHaveLength(1);
     expect(res.body.jobs[0]).toMatchObject({ status: 'done', error: null, attempts: 1, printerId: printer.id, documentId: label.id });
 
-    // cups-pdf names the file after the job title, `<reference>-<documentId>`; poll up to 15 s until
-    // the file is there and complete (pdfinfo can read it: a file still being written is not).
-    let output: string | undefined;
-    let info: string | undefined;
-    while (!info && performance.now() - started < 15_000) {
-      output = (existsSync(outputDir) ? readdirSync(outputDir) : []).find((name) => !before.has(name) && name.includes(label.id) && name.endsWith('.pdf'));
-      if (output && statSync(join(outputDir, output)).size > 0) {
-        try {
-          info = execFileSync('pdfinfo', [join(outputDir, output)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-        } catch {
-          info = undefined;
-        }
-      }
-      if (!info) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // cups-pdf names the file after the job title; wait (up to 15 s) until it is complete.
+    const printed = await waitForPrintedPdf(outputDir, label.id, before);
     const printedMs = performance.now() - started;
-    expect(output, `no PDF for ${label.id} appeared in ${outputDir} within 15 s`).toBeDefined();
-    expect(info, `the PDF for ${label.id} never became readable`).toBeDefined();
     console.info(`CUPS job: spooled (job done) in ${spooledMs.toFixed(0)} ms, PDF written after ${printedMs.toFixed(0)} ms`);
-    rmSync(join(outputDir, output as string), { force: true });
+    rmSync(printed.file, { force: true });
 
-    const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info as string);
-    expect(size, info).not.toBeNull();
-    const [width, height] = [Number(size?.[1]), Number(size?.[2])];
+    const [width, height] = [printed.widthPt, printed.heightPt];
     expect(Math.abs(width - labelDimensions['100X150'].widthPt)).toBeLessThanOrEqual(1);
     expect(Math.abs(height - labelDimensions['100X150'].heightPt)).toBeLessThanOrEqual(1);
   });

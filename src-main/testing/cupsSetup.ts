@@ -6,9 +6,7 @@
  * CUPS is an error, as is a CUPS that is installed but cannot be set up.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { CUPS_TEST_QUEUE, cupsPdfOutputDir } from './cupsPdf';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
@@ -23,23 +21,8 @@ declare module 'vitest' {
   }
 }
 
-export const CUPS_TEST_QUEUE = 'ShipdeskPDF';
+export { CUPS_TEST_QUEUE } from './cupsPdf';
 const script = fileURLToPath(new URL('../../scripts/ensure-cups-pdf-printer.sh', import.meta.url));
-
-/** cups-pdf writes into the `Out` folder of its config, `${HOME}` being the submitting user's home (from passwd, not $HOME). */
-function cupsPdfOutputDir(): string {
-  const home = userInfo().homedir;
-  let out = '${HOME}/PDF';
-  try {
-    const line = readFileSync('/etc/cups/cups-pdf.conf', 'utf8')
-      .split('\n')
-      .find((candidate) => /^Out\s+/.test(candidate));
-    if (line) out = line.replace(/^Out\s+/, '').trim();
-  } catch {
-    // The package default.
-  }
-  return out.replace('${HOME}', home).replace(/^~(?=\/|$)/, home) || join(home, 'PDF');
-}
 
 function ensureCups(): CupsTestPrinter {
   const result = spawnSync('bash', [script, CUPS_TEST_QUEUE], { encoding: 'utf8', timeout: 60_000 });
