@@ -198,10 +198,10 @@ export function ParcelsCard({ shipment, onSplit, onBatchSplit }: { shipment: Shi
                 <tr>
                   <th scope="col">SKU</th>
                   <th scope="col">Description</th>
-                  <th scope="col" className="num">
+                  <th scope="col" className="numeric">
                     Quantity
                   </th>
-                  <th scope="col" className="num">
+                  <th scope="col" className="numeric">
                     Unit price
                   </th>
                   <th scope="col">Origin</th>
@@ -215,8 +215,8 @@ export function ParcelsCard({ shipment, onSplit, onBatchSplit }: { shipment: Shi
                       <code>{line.sku}</code>
                     </td>
                     <td className="wrap">{line.description}</td>
-                    <td className="num">{line.quantity}</td>
-                    <td className="num">{line.currency ? `${line.unitPrice} ${line.currency}` : line.unitPrice || ''}</td>
+                    <td className="numeric">{line.quantity}</td>
+                    <td className="numeric">{line.currency ? `${line.unitPrice} ${line.currency}` : line.unitPrice || ''}</td>
                     <td>{line.countryOfOrigin}</td>
                     <td>{line.tarrifNumber}</td>
                   </tr>
