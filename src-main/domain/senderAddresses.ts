@@ -9,7 +9,8 @@ import type { AppContext } from '../app/context';
 import { assertWithinLimit } from './plans';
 import { paginate } from './pagination';
 
-type Row = typeof senderAddresses.$inferSelect;
+export type SenderAddressRow = typeof senderAddresses.$inferSelect;
+type Row = SenderAddressRow;
 
 export function toSenderAddress(row: Row): SenderAddress {
   const address: SenderAddress = {

@@ -11,7 +11,7 @@ import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { assertCarrierOffers, findCarrierRow } from '../carriers';
-import { findSenderAddressRow } from '../senderAddresses';
+import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses';
 import { findOrgRow } from '../orgs';
 import { emitEvents } from '../events';
 import { countShipmentsCreated } from '../usage';
@@ -72,8 +72,7 @@ export function checkCarrierChoice(app: AppContext, db: ReadDb, orgId: string, c
 }
 
 /** decisions §5: the sender party built from the sender address, named after the company. */
-export function senderPartyFromAddress(db: ReadDb, orgId: string, senderAddressId: string): PartyInput {
-  const address = findSenderAddressRow(db, orgId, senderAddressId);
+export function senderPartyFromAddress(db: ReadDb, orgId: string, address: SenderAddressRow): PartyInput {
   const org = findOrgRow(db, orgId);
   return {
     type: 'sender',
@@ -90,9 +89,10 @@ export function senderPartyFromAddress(db: ReadDb, orgId: string, senderAddressI
   };
 }
 
-export function withSenderParty(db: ReadDb, orgId: string, senderAddressId: string, parties: PartyInput[]): PartyInput[] {
+/** The parties with a sender party built from `address` when none was given. Callers pass the row they checked. */
+export function withSenderParty(db: ReadDb, orgId: string, address: SenderAddressRow, parties: PartyInput[]): PartyInput[] {
   if (parties.some((party) => party.type === 'sender')) return parties;
-  return [senderPartyFromAddress(db, orgId, senderAddressId), ...parties];
+  return [senderPartyFromAddress(db, orgId, address), ...parties];
 }
 
 /**
@@ -165,9 +165,9 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
     const carrier = findCarrierRow(tx, orgId, input.carrierSettings.carrierId);
-    checkCarrierChoice(app, tx, orgId, input.carrierSettings, ['carrierSettings']);
+    assertCarrierOffers(app, carrier, input.carrierSettings, ['carrierSettings']);
     const senderAddressId = input.senderAddressId ?? carrier.senderAddressId;
-    findSenderAddressRow(tx, orgId, senderAddressId);
+    const senderAddress = findSenderAddressRow(tx, orgId, senderAddressId);
 
     let parties = input.parties ?? [];
     let parcels = input.parcels ? parcelDraftsFromInput(input.parcels) : [];
@@ -188,7 +188,7 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
       senderAddressId,
       type: input.type,
       carrier: input.carrierSettings,
-      parties: withSenderParty(tx, orgId, senderAddressId, parties),
+      parties: withSenderParty(tx, orgId, senderAddress, parties),
       parcels,
       termOfTrade: input.termOfTrade,
       status: input.status ?? 'pending',

@@ -72,7 +72,7 @@ export function createShipmentFromOrder(app: AppContext, orgId: string, orderId:
     const resolved = resolveCarrier(app, tx, orgId, order, parcel, input);
     const senderAddressId =
       input.senderAddressId ?? resolved.ruleSenderAddressId ?? findCarrierRow(tx, orgId, resolved.carrier.carrierId).senderAddressId;
-    findSenderAddressRow(tx, orgId, senderAddressId);
+    const senderAddress = findSenderAddressRow(tx, orgId, senderAddressId);
     const given = input.parties ?? [];
     const parties = given.some((party) => party.type === 'receiver') ? given : [...given, receiver];
     return insertShipment(tx, now, orgId, {
@@ -80,7 +80,7 @@ export function createShipmentFromOrder(app: AppContext, orgId: string, orderId:
       senderAddressId,
       type: 'outbound',
       carrier: resolved.carrier,
-      parties: withSenderParty(tx, orgId, senderAddressId, parties),
+      parties: withSenderParty(tx, orgId, senderAddress, parties),
       parcels: [parcel],
       termOfTrade: 'DAP',
       status: 'pending',

@@ -49,14 +49,16 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
     if (input.orderId !== undefined && input.orderId !== null) findOrderRow(tx, orgId, input.orderId);
     if (input.orderId !== undefined) changes.orderId = input.orderId;
     if (input.shippingRuleId !== undefined) applyRule(tx, orgId, input.shippingRuleId, changes, now, shipmentId);
-    if (input.senderAddressId !== undefined) {
-      findSenderAddressRow(tx, orgId, input.senderAddressId);
-      changes.senderAddressId = input.senderAddressId;
-    }
+    // A new sender address is checked here; the row also builds a missing sender party below.
+    const newSenderAddress = input.senderAddressId !== undefined ? findSenderAddressRow(tx, orgId, input.senderAddressId) : null;
+    if (input.senderAddressId !== undefined) changes.senderAddressId = input.senderAddressId;
     if (target !== undefined) changes.status = target;
 
-    const senderAddressId = changes.senderAddressId ?? row.senderAddressId;
-    if (input.parties) replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddressId, input.parties));
+    if (input.parties) {
+      // An explicit address wins over a rule's (applied above), so a checked one is the one in use.
+      const senderAddress = newSenderAddress ?? findSenderAddressRow(tx, orgId, changes.senderAddressId ?? row.senderAddressId);
+      replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddress, input.parties));
+    }
     if (input.parcels) replaceParcels(tx, shipmentId, parcelDraftsFromInput(input.parcels));
     tx.update(shipments)
       .set({ ...changes, updatedAt: now.toISOString() })
