@@ -12,8 +12,12 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
     if (!dialog) return;
     if (open && !dialog.open) {
       dialog.showModal();
-      // showModal() focuses the first focusable element, the close button; start in the form instead.
-      const first = dialog.querySelector<HTMLElement>('[autofocus], .dialog-body input:not([type=hidden]), .dialog-body select, .dialog-body textarea, .dialog-body button');
+      // showModal() focuses the first focusable element, the close button. Start where the caller
+      // marked with data-autofocus (React's autoFocus runs before showModal and is lost), else on the
+      // first control of the body.
+      const first = dialog.querySelector<HTMLElement>(
+        '.dialog-body [data-autofocus], .dialog-body input:not([type=hidden]), .dialog-body select, .dialog-body textarea, .dialog-body button',
+      );
       first?.focus();
     }
     if (!open && dialog.open) dialog.close();

@@ -5,7 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { ConfirmDialog, EditorForm, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn , SettingsTable } from './shared';
+import { ConfirmDialog, EditorForm, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable } from './shared';
 
 type SecretKey = (typeof orderChannelSecretKeys)[number];
 

@@ -8,7 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn , SettingsTable } from './shared';
+import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable } from './shared';
 
 interface PrinterDraft {
   name: string;

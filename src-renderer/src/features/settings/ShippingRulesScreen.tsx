@@ -8,7 +8,7 @@ import { useOrgId } from '../../lib/session';
 import { describeCondition } from './conditions';
 import { RuleMatchExplainer } from './RuleMatchExplainer';
 import { ShippingRuleFields, blankRule, ruleBody, ruleDraftOf, type RuleDraft } from './ShippingRuleForm';
-import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn , SettingsTable } from './shared';
+import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable } from './shared';
 
 /** Product names of the carriers on screen, for the list (rules store only the product id). */
 function useProductNames(orgId: string, carrierIds: string[]): Map<string, string> {

@@ -1,9 +1,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../../../../src-shared/errors';
 import { countryCodes } from '../../../../src-shared/schemas/common';
 import { grants, roleScopes, type Resource, type Role } from '../../../../src-shared/scopes';
-import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormActions, fieldErrors } from '../../components/forms';
 import { useSession } from '../../lib/session';
@@ -211,49 +210,7 @@ export function FormError({ error }: { error: unknown }) {
   );
 }
 
-function ConfirmBody({ message, confirmLabel, onConfirm, onCancel }: { message: ReactNode; confirmLabel: string; onConfirm: () => Promise<void>; onCancel: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const keep = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => keep.current?.focus());
-    return () => cancelAnimationFrame(frame);
-  }, []);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-    } catch (caught) {
-      setError(caught);
-      setBusy(false);
-    }
-  };
-  return (
-    <div>
-      <div className="confirm-message">{message}</div>
-      <ErrorNotice error={error} />
-      <FormActions>
-        {/* Focus starts on the harmless choice, so a stray Enter deletes nothing. */}
-        <button type="button" onClick={onCancel} ref={keep}>
-          Keep it
-        </button>
-        <button type="button" className="danger" onClick={() => void confirm()} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
-        </button>
-      </FormActions>
-    </div>
-  );
-}
-
-/** "Are you sure?" for deletes and revokes; the parent keeps `open` and closes it after success. */
-export function ConfirmDialog(props: { open: boolean; title: string; message: ReactNode; confirmLabel: string; onConfirm: () => Promise<void>; onCancel: () => void }) {
-  return (
-    <Dialog title={props.title} open={props.open} onClose={props.onCancel}>
-      <ConfirmBody message={props.message} confirmLabel={props.confirmLabel} onConfirm={props.onConfirm} onCancel={props.onCancel} />
-    </Dialog>
-  );
-}
+export { ConfirmDialog } from '../../components/ConfirmDialog';
 
 /** The thing being deleted, kept while its confirmation is open. */
 export function useConfirmTarget<T>() {
@@ -266,10 +223,6 @@ export function useConfirmTarget<T>() {
   };
 }
 
-/**
- * Buttons inside a table row. The table uses Enter and Space on a row to open or select it; keys
- * pressed on these buttons stop here so Enter presses the button and not the row.
- */
 /** The Edit / Delete buttons of a settings row, each named after the row for screen readers. */
 export function editDeleteColumn<T extends { name: string }>(
   onEdit: (row: T) => void,
@@ -292,12 +245,13 @@ export function editDeleteColumn<T extends { name: string }>(
   };
 }
 
+/**
+ * Buttons inside a table row. The table already leaves keys pressed on them alone; a double click on
+ * a button must not also open the row.
+ */
 export function RowActions({ children }: { children: ReactNode }) {
-  const stop = (event: KeyboardEvent) => {
-    if (event.key === 'Enter' || event.key === ' ') event.stopPropagation();
-  };
   return (
-    <span className="row-actions" onKeyDown={stop} onDoubleClick={(event) => event.stopPropagation()}>
+    <span className="row-actions" onDoubleClick={(event) => event.stopPropagation()}>
       {children}
     </span>
   );

@@ -3,7 +3,6 @@ import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import type { BinaryResponse } from '../../../../src-shared/client';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { useInitialFocus } from './useInitialFocus';
 import { blobOf, documentTitle, fetchDocument, pageSizeMm, saveFile } from './documents';
 
 const VIEWER_MARGIN_PX = 24;
@@ -39,7 +38,6 @@ function Preview({ orgId, shipmentId, document, onPrint }: { orgId: string; ship
   const [file, setFile] = useState<BinaryResponse | null>(null);
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const printButton = useInitialFocus<HTMLButtonElement>();
 
   useEffect(() => {
     let objectUrl: string | null = null;
@@ -95,7 +93,7 @@ function Preview({ orgId, shipmentId, document, onPrint }: { orgId: string; ship
         <button type="button" disabled={!file} onClick={() => file && saveFile(file, `${document.documentType}.${document.format}`)}>
           Download
         </button>
-        <button type="button" className="primary" onClick={onPrint} ref={printButton}>
+        <button type="button" className="primary" onClick={onPrint} data-autofocus>
           Print…
         </button>
       </div>

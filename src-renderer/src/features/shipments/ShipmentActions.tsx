@@ -3,7 +3,7 @@ import type { Shipment, ShipmentStatus } from '../../../../src-shared/schemas/sh
 import { client } from '../../lib/api';
 import { humanize } from '../../lib/format';
 import { navigate } from '../../app/router';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { canCancel, canCreateReturn, canDelete, canEdit, canSend, statusMoves } from './lifecycle';
 
 /** The actions the shipment's status allows (decisions §4); nothing else is offered. */
@@ -93,16 +93,28 @@ export function ShipmentActions({
           {busy === 'delete' ? 'Deleting…' : 'Delete'}
         </button>
       )}
-      <ConfirmDialog open={confirm === 'cancel'} title={`Cancel ${shipment.reference}?`} confirmLabel="Cancel shipment" danger onConfirm={cancel} onClose={() => setConfirm(null)}>
-        <p>
-          {status === 'dispatched' || status === 'partly_dispatched'
-            ? 'Its labels are voided with the carrier and can no longer be used.'
-            : 'It will not be sent. It stays in the list as cancelled.'}
-        </p>
-      </ConfirmDialog>
-      <ConfirmDialog open={confirm === 'delete'} title={`Delete ${shipment.reference}?`} confirmLabel="Delete shipment" danger onConfirm={remove} onClose={() => setConfirm(null)}>
-        <p>The shipment and its parcels are removed for good.</p>
-      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirm === 'cancel'}
+        title={`Cancel ${shipment.reference}?`}
+        confirmLabel="Cancel shipment"
+        onConfirm={cancel}
+        onCancel={() => setConfirm(null)}
+        message={
+          <p>
+            {status === 'dispatched' || status === 'partly_dispatched'
+              ? 'Its labels are voided with the carrier and can no longer be used.'
+              : 'It will not be sent. It stays in the list as cancelled.'}
+          </p>
+        }
+      />
+      <ConfirmDialog
+        open={confirm === 'delete'}
+        title={`Delete ${shipment.reference}?`}
+        confirmLabel="Delete shipment"
+        onConfirm={remove}
+        onCancel={() => setConfirm(null)}
+        message={<p>The shipment and its parcels are removed for good.</p>}
+      />
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 
 /**
- * Focus for the main button of a dialog. `autoFocus` does not work inside our <dialog>: React focuses
- * the element before `showModal()` runs (the dialog's effect comes after its children's), and
- * showModal then moves focus to the first control, the × button. One frame later the dialog is open.
+ * Moves focus to an element when `when` turns true while a dialog is open: the printers have
+ * loaded, a batch has finished. (Where focus should start when a dialog opens, mark the element
+ * `data-autofocus`; Dialog handles that.) One frame later, so the element is rendered and enabled.
  */
 export function useInitialFocus<T extends HTMLElement>(when = true) {
   const ref = useRef<T>(null);
