@@ -9,6 +9,7 @@ import { email, requiredText } from '../src-shared/schemas/common';
 import { plans } from '../src-shared/schemas/org';
 import { createAppContext, type AppContext } from './app/context';
 import { defaultDataDir } from './app/config';
+import { durable } from './db/tx';
 import { createOrgWithOwner, setPlan } from './domain/orgs';
 import { createApiToken } from './domain/apiTokens';
 import { findUser, userRoles } from './domain/auth/authenticate';
@@ -84,12 +85,15 @@ async function run(argv: string[]): Promise<number> {
       result = setPlan(app, parse(z.string().min(1), orgId), parse(z.enum(plans), plan));
     } else if (command === 'backup') {
       const file = parse(z.string().min(1), rest[0]);
+      await durable(app.db);
       await app.db.$client.backup(file);
       result = { backup: file };
     } else {
       console.error(`Unknown command "${[command, ...rest].join(' ')}"\n\n${usage}`);
       return 1;
     }
+    // What is printed is on disk (group commit, db/groupCommit.ts).
+    await durable(app.db);
     console.log(JSON.stringify(result));
     return 0;
   } finally {

@@ -1,4 +1,5 @@
 import { openDatabase, type Db, type OpenOptions } from '../db/open';
+import { commitWriteGroup } from '../db/groupCommit';
 import { loadInstallationKeys, type InstallationKeys } from './keys';
 import { databaseFile } from './config';
 import { FailedAuthLimiter } from '../domain/auth/failedAuthLimiter';
@@ -43,7 +44,11 @@ export function createAppContext(options: CreateAppOptions): AppContext {
     failedAuth: new FailedAuthLimiter(now),
     checkResponses: options.checkResponses ?? false,
     ...(options.printing ? { printing: options.printing } : {}),
-    close: () => db.$client.close(),
+    close: () => {
+      // Writes still waiting for their group commit are committed, not dropped.
+      commitWriteGroup(db.$client);
+      db.$client.close();
+    },
   };
 }
 

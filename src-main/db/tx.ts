@@ -1,3 +1,4 @@
+import { joinWriteGroup, whenDurable } from './groupCommit';
 import type { Db } from './open';
 
 type DrizzleTx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -9,11 +10,23 @@ export type WriteTx = DrizzleTx & { readonly [writeBrand]: true };
 export type ReadDb = Db | DrizzleTx;
 
 /**
- * Runs `work` in one IMMEDIATE transaction. Functions that change more than one row take a WriteTx,
- * so calling them outside a transaction does not compile.
+ * Runs `work` atomically: in its own savepoint of the connection's shared write transaction (see
+ * groupCommit.ts), so it is all or nothing and committed, with its neighbours, on the next
+ * `setImmediate`. Functions that change more than one row take a WriteTx, so calling them outside
+ * a transaction does not compile.
  */
 export function inWriteTransaction<T>(db: Db, work: (tx: WriteTx) => T): T {
+  joinWriteGroup(db.$client);
   return db.transaction((tx) => work(tx as WriteTx), { behavior: 'immediate' });
+}
+
+/**
+ * Waits until what this connection wrote so far is committed to disk. Doors call it before they
+ * answer; domain code calls it before anything leaves the process (a carrier booking, a print, a
+ * webhook), so the outside world never acts on a write a crash could undo.
+ */
+export async function durable(db: Db): Promise<void> {
+  await whenDurable(db.$client);
 }
 
 /** Runs `work` in a SAVEPOINT of the caller's transaction: if it throws, only its own writes are undone. */

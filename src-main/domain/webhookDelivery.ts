@@ -3,7 +3,7 @@ import type { PageQuery } from '../../src-shared/schemas/common';
 import type { WebhookDelivery } from '../../src-shared/schemas/webhook';
 import { outboxEvents, webhookDeliveries, webhooks } from '../db/schema';
 import { newId } from '../db/ids';
-import { inWriteTransaction } from '../db/tx';
+import { durable, inWriteTransaction } from '../db/tx';
 import type { AppContext } from '../app/context';
 import { paginate } from './pagination';
 import { findWebhookRow, signPayload, webhookSigningSecret } from './webhooks';
@@ -146,6 +146,8 @@ async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<void>
     return { row, url: webhook.url, secret: webhookSigningSecret(app, webhook.id), envelope: event.payload as { id: string; type: string } };
   });
   if (!claimed) return;
+  // The event and the claim are on disk before anyone outside hears of them.
+  await durable(app.db);
   const { row, url, secret, envelope } = claimed;
   const result = await postEnvelope(app, url, secret, envelope);
   const firstTry = row.durationMs === null;

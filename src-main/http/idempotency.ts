@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import { ApiError } from '../../src-shared/errors';
 import { idempotencyKeys } from '../db/schema';
+import { inWriteTransaction } from '../db/tx';
 import type { AppContext } from '../app/context';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -77,7 +78,7 @@ export function settle(app: AppContext, request: IdempotentRequest, answer: Stor
   inFlight.delete(`${request.credentialId}:${request.key}`);
   if (!answer || answer.status >= 500) return;
   const now = app.now();
-  app.db.transaction((tx) => {
+  inWriteTransaction(app.db, (tx) => {
     tx.delete(idempotencyKeys)
       .where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - KEEP_MS).toISOString()))
       .run();

@@ -5,6 +5,7 @@ import { operations } from '../../src-shared/operations';
 import { requestMediaType, type AnyOperation, type RequestKind } from '../../src-shared/operation';
 import type { AppContext } from '../app/context';
 import { execute, type CallResult } from '../app/execute';
+import { durable } from '../db/tx';
 import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
 import { idempotentRequest, replayOrReserve, settle } from './idempotency';
@@ -131,15 +132,19 @@ async function idempotently(
   if (!idempotent) return run();
   const kept = replayOrReserve(app, idempotent);
   if (kept) return { op, status: kept.status, body: kept.body, replayed: true };
+  // The kept answer is written after the call; it too is on disk before the answer leaves.
+  let result: CallResult;
   try {
-    const result = await run();
-    settle(app, idempotent, op.responseKind === 'json' ? { status: result.status, body: result.body } : null);
-    return result;
+    result = await run();
   } catch (error) {
     const apiError = toApiError(error);
     settle(app, idempotent, { status: apiError.status, body: apiError.toBody() });
+    await durable(app.db);
     throw error;
   }
+  settle(app, idempotent, op.responseKind === 'json' ? { status: result.status, body: result.body } : null);
+  await durable(app.db);
+  return result;
 }
 
 /** The request kind of the operation the route serves; undefined off the table (404, /docs). */

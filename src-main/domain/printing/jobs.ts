@@ -12,7 +12,7 @@ import type { Shipment } from '../../../src-shared/schemas/shipment';
 import type { PrintJob, PrintJobListQuery, PrintJobStatus, PrinterDriver, PrintShipmentInput } from '../../../src-shared/schemas/printing';
 import { documents, printers, printJobs, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
-import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { PrintError } from '../../printing/driver';
 import { printingOf } from '../../printing/services';
@@ -149,6 +149,8 @@ async function runJob(app: AppContext, jobId: string): Promise<PrintJob> {
     return { job: started, document, printer, reference: shipment?.reference ?? document.shipmentId };
   });
 
+  // `printing` is on disk before paper comes out.
+  await durable(app.db);
   let error: string | null = null;
   try {
     await printDocument(app, attempt);

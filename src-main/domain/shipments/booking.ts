@@ -12,7 +12,7 @@ import { ApiError, type CarrierErrorItem, type ErrorDetail } from '../../../src-
 import type { Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
 import { carriers, documents, orgs, shipmentLogs, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
-import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig } from '../../carriers/adapter';
 import { carrierAdapterFor, secretKeysOf } from '../../carriers/catalogue';
@@ -204,8 +204,13 @@ export function carrierErrorsOf(error: unknown): CarrierErrorItem[] {
   return [{ code: 'BOOKING_FAILED', message: String(error) }];
 }
 
-/** Step 2, outside any transaction. Never throws: a failure is an outcome to be written. */
+/**
+ * Step 2, outside any transaction. A carrier's failure is an outcome to be written, never thrown;
+ * what throws is a step 1 that did not reach the disk, and then no carrier is called.
+ */
 export async function callCarrier(app: AppContext, prepared: PreparedBooking): Promise<BookingOutcome> {
+  // `processing` must be on disk before the carrier hears of the shipment (recovered at start-up).
+  await durable(app.db);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let result: BookingResult;
