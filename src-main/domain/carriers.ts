@@ -1,10 +1,12 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
 import { ApiError, validationError } from '../../src-shared/errors';
 import type { Page, PageQuery } from '../../src-shared/schemas/common';
 import type { Carrier, CarrierInput, CarrierProduct, CarrierUpdate } from '../../src-shared/schemas/carrier';
 import { carriers, senderAddresses, shippingRules } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
+import type { Db } from '../db/open';
+import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import type { CarrierAdapter, CarrierConfig } from '../carriers/adapter';
 import { availableCarriers, carrierAdapterFor, configIssues, secretKeysOf } from '../carriers/catalogue';
@@ -63,7 +65,7 @@ export function assertCarrierOffers(
   return product;
 }
 
-const live = (orgId: string) => and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt));
+const live = (orgId: string | Placeholder) => and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt));
 
 /** Carriers with their sender address. A live carrier's address is live: its delete is refused meanwhile. */
 const withAddress = (db: ReadDb) =>
@@ -72,9 +74,16 @@ const withAddress = (db: ReadDb) =>
     .from(carriers)
     .innerJoin(senderAddresses, eq(senderAddresses.id, carriers.senderAddressId));
 
+const carrierById = (root: Db) =>
+  root
+    .select()
+    .from(carriers)
+    .where(and(live(sql.placeholder('orgId')), eq(carriers.id, sql.placeholder('carrierId'))))
+    .prepare();
+
 /** The live row, or 404 CARRIER_NOT_FOUND (also for another organization's carrier). */
 export function findCarrierRow(db: ReadDb, orgId: string, carrierId: string): Row {
-  const row = db.select().from(carriers).where(and(live(orgId), eq(carriers.id, carrierId))).get();
+  const row = prepared(db, 'carriers.byId', carrierById).get({ orgId, carrierId });
   if (!row) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
   return row;
 }

@@ -1,9 +1,11 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { ApiError } from '../../src-shared/errors';
 import type { Organization, OrganizationUpdate, Plan } from '../../src-shared/schemas/org';
 import { orgMembers, orgs, users } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
+import type { Db } from '../db/open';
+import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { hashPassword } from './auth/passwords';
 
@@ -31,8 +33,10 @@ export function toOrganization(row: Row): Organization {
   };
 }
 
+const orgById = (root: Db) => root.select().from(orgs).where(eq(orgs.id, sql.placeholder('orgId'))).prepare();
+
 export function findOrgRow(db: ReadDb, orgId: string): Row {
-  const row = db.select().from(orgs).where(eq(orgs.id, orgId)).get();
+  const row = prepared(db, 'orgs.byId', orgById).get({ orgId });
   if (!row) throw new ApiError('ORG_NOT_FOUND', `Organization ${orgId} does not exist`);
   return row;
 }

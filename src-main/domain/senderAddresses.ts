@@ -1,10 +1,12 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
 import { ApiError } from '../../src-shared/errors';
 import type { PageQuery } from '../../src-shared/schemas/common';
 import type { SenderAddress, SenderAddressInput } from '../../src-shared/schemas/senderAddress';
 import { carriers, senderAddresses, shippingRules } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
+import type { Db } from '../db/open';
+import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { assertWithinLimit } from './plans';
 import { paginate } from './pagination';
@@ -33,11 +35,18 @@ export function toSenderAddress(row: Row): SenderAddress {
   return address;
 }
 
-const live = (orgId: string) => and(eq(senderAddresses.orgId, orgId), isNull(senderAddresses.deletedAt));
+const live = (orgId: string | Placeholder) => and(eq(senderAddresses.orgId, orgId), isNull(senderAddresses.deletedAt));
+
+const senderAddressById = (root: Db) =>
+  root
+    .select()
+    .from(senderAddresses)
+    .where(and(live(sql.placeholder('orgId')), eq(senderAddresses.id, sql.placeholder('addressId'))))
+    .prepare();
 
 /** The live row, or 404 ADDRESS_NOT_FOUND (also for another organization's address). */
 export function findSenderAddressRow(db: ReadDb, orgId: string, addressId: string): Row {
-  const row = db.select().from(senderAddresses).where(and(live(orgId), eq(senderAddresses.id, addressId))).get();
+  const row = prepared(db, 'senderAddresses.byId', senderAddressById).get({ orgId, addressId });
   if (!row) throw new ApiError('ADDRESS_NOT_FOUND', `Sender address ${addressId} does not exist in this organization`);
   return row;
 }

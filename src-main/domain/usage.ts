@@ -1,8 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { ApiError } from '../../src-shared/errors';
 import type { LimitName, Usage } from '../../src-shared/schemas/org';
 import { addOns, shipmentUsage } from '../db/schema';
 import type { ReadDb, WriteTx } from '../db/tx';
+import type { Db } from '../db/open';
+import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { findOrgRow } from './orgs';
 import { countUsed, effectiveLimit, planDefinitions } from './plans';
@@ -15,14 +17,23 @@ export function billingPeriod(now: Date): { key: string; start: string; end: str
   return { key: start.toISOString().slice(0, 7), start: start.toISOString(), end: end.toISOString() };
 }
 
+const createdInPeriod = (root: Db) =>
+  root
+    .select({ created: shipmentUsage.created })
+    .from(shipmentUsage)
+    .where(and(eq(shipmentUsage.orgId, sql.placeholder('orgId')), eq(shipmentUsage.period, sql.placeholder('period'))))
+    .prepare();
+
+/** Sets the month's count to `created`, adding its row the first time. */
+const storeCreated = (root: Db) =>
+  root
+    .insert(shipmentUsage)
+    .values({ orgId: sql.placeholder('orgId'), period: sql.placeholder('period'), created: sql.placeholder('created') })
+    .onConflictDoUpdate({ target: [shipmentUsage.orgId, shipmentUsage.period], set: { created: sql`excluded.created` } })
+    .prepare();
+
 export function shipmentsCreatedIn(db: ReadDb, orgId: string, periodKey: string): number {
-  return (
-    db
-      .select({ created: shipmentUsage.created })
-      .from(shipmentUsage)
-      .where(and(eq(shipmentUsage.orgId, orgId), eq(shipmentUsage.period, periodKey)))
-      .get()?.created ?? 0
-  );
+  return prepared(db, 'usage.createdInPeriod', createdInPeriod).get({ orgId, period: periodKey })?.created ?? 0;
 }
 
 /**
@@ -42,10 +53,8 @@ export function countShipmentsCreated(tx: WriteTx, orgId: string, now: Date, n =
       `This needs ${asked} but only ${free} more fit in this month's ${org.plan} plan (${used} of ${plan.includedShipments} used); nothing was created. Enable overage or change plan`,
     );
   }
-  tx.insert(shipmentUsage)
-    .values({ orgId, period: period.key, created: n })
-    .onConflictDoUpdate({ target: [shipmentUsage.orgId, shipmentUsage.period], set: { created: used + n } })
-    .run();
+  // `used` was read in this transaction, so `used + n` is the new count whether or not the row exists.
+  prepared(tx, 'usage.storeCreated', storeCreated).run({ orgId, period: period.key, created: used + n });
 }
 
 const limitNames: LimitName[] = ['teamMembers', 'carriers', 'orderChannels', 'shippingRules', 'senderAddresses', 'apiTokens'];

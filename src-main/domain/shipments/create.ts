@@ -9,6 +9,8 @@ import type { PartyInput, Shipment, ShipmentCreateInput, ShipmentStatus, Shipmen
 import { orgs, shipmentParties, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import type { Db } from '../../db/open';
+import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/context';
 import { assertCarrierOffers, findCarrierRow } from '../carriers';
 import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses';
@@ -53,15 +55,18 @@ export interface ShipmentDraft {
   activities?: { action: ActivityAction; description: string }[];
 }
 
+const advanceShipmentSeq = (root: Db) =>
+  root
+    .update(orgs)
+    .set({ shipmentSeq: sql`${orgs.shipmentSeq} + ${sql.placeholder('count')}` })
+    .where(eq(orgs.id, sql.placeholder('orgId')))
+    .returning({ seq: orgs.shipmentSeq })
+    .prepare();
+
 /** The next `count` references `SHP-000001`…, from the organization's own sequence, in one write. */
 export function nextReferences(tx: WriteTx, orgId: string, count: number): string[] {
   if (count === 0) return [];
-  const row = tx
-    .update(orgs)
-    .set({ shipmentSeq: sql`${orgs.shipmentSeq} + ${count}` })
-    .where(eq(orgs.id, orgId))
-    .returning({ seq: orgs.shipmentSeq })
-    .get();
+  const row = prepared(tx, 'orgs.advanceShipmentSeq', advanceShipmentSeq).get({ orgId, count });
   const last = row?.seq ?? count;
   return Array.from({ length: count }, (_, i) => `SHP-${String(last - count + 1 + i).padStart(6, '0')}`);
 }
@@ -97,8 +102,8 @@ export function withSenderParty(db: ReadDb, orgId: string, address: SenderAddres
 
 /**
  * Writes resolved shipments with everything that goes with a new one — plan usage, references, the
- * `created` activity, the order's status, `shipment.created` — and returns their full reads. One
- * statement per table however many shipments there are (a batch split writes 100 at once). Runs
+ * `created` activity, the order's status, `shipment.created` — and returns their full reads. Rows
+ * are written with statements prepared once per connection (a batch split writes 100 at once). Runs
  * inside the caller's transaction; `fill` runs after the parcels exist and before the reads, for
  * callers that move existing order lines into them.
  */
@@ -108,35 +113,34 @@ export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: r
   const at = now.toISOString();
   const generated = nextReferences(tx, orgId, drafts.filter((draft) => draft.reference === undefined).length);
   const ids = drafts.map(() => newId('shipment'));
-  tx.insert(shipments)
-    .values(
-      drafts.map((draft, i) => ({
-        id: ids[i] as string,
-        orgId,
-        reference: draft.reference ?? (generated.shift() as string),
-        senderAddressId: draft.senderAddressId,
-        type: draft.type,
-        carrierId: draft.carrier.carrierId,
-        productId: draft.carrier.productId,
-        services: draft.carrier.services,
-        additionalParameters: draft.carrier.additionalParameters,
-        termOfTrade: draft.termOfTrade,
-        status: draft.status,
-        servicePointId: draft.servicePointId,
-        pickupDate: draft.pickupDetails?.date ?? null,
-        pickupFrom: draft.pickupDetails?.from ?? null,
-        pickupTo: draft.pickupDetails?.to ?? null,
-        pickupInstruction: draft.pickupDetails?.instruction ?? null,
-        orderId: draft.orderId,
-        shippingRuleId: draft.shippingRuleId,
-        returnForShipmentId: draft.returnForShipmentId ?? null,
-        createdAt: at,
-        updatedAt: at,
-      })),
-    )
-    .run();
-  const parties = drafts.flatMap((draft, i) => partyRows(ids[i] as string, draft.parties));
-  if (parties.length) tx.insert(shipmentParties).values(parties).run();
+  insertRows(
+    tx,
+    shipments,
+    drafts.map((draft, i) => ({
+      id: ids[i] as string,
+      orgId,
+      reference: draft.reference ?? (generated.shift() as string),
+      senderAddressId: draft.senderAddressId,
+      type: draft.type,
+      carrierId: draft.carrier.carrierId,
+      productId: draft.carrier.productId,
+      services: draft.carrier.services,
+      additionalParameters: draft.carrier.additionalParameters,
+      termOfTrade: draft.termOfTrade,
+      status: draft.status,
+      servicePointId: draft.servicePointId,
+      pickupDate: draft.pickupDetails?.date ?? null,
+      pickupFrom: draft.pickupDetails?.from ?? null,
+      pickupTo: draft.pickupDetails?.to ?? null,
+      pickupInstruction: draft.pickupDetails?.instruction ?? null,
+      orderId: draft.orderId,
+      shippingRuleId: draft.shippingRuleId,
+      returnForShipmentId: draft.returnForShipmentId ?? null,
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
+  insertRows(tx, shipmentParties, drafts.flatMap((draft, i) => partyRows(ids[i] as string, draft.parties)));
   insertParcelsOf(
     tx,
     drafts.map((draft, i) => ({ shipmentId: ids[i] as string, parcels: draft.parcels })),
