@@ -8,6 +8,7 @@ import { authenticate, bearerCredential } from '../domain/auth/authenticate';
 import { scopesIn, type Principal } from '../domain/auth/principal';
 import { handlers } from '../handlers';
 import { whenDurable } from '../db/groupCommit';
+import { JsonText } from './jsonText';
 
 /** What a door hands over: the raw, unparsed parts of a call. */
 export interface RawInput {
@@ -80,7 +81,7 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
   const result = await handler(call, { params, query, body });
 
   if (app.checkResponses && op.responseKind === 'json') {
-    const checked = op.response.safeParse(result);
+    const checked = op.response.safeParse(result instanceof JsonText ? result.parse() : result);
     if (!checked.success) {
       throw new Error(`Response of ${op.id} does not match its schema: ${JSON.stringify(checked.error.issues.slice(0, 5))}`);
     }

@@ -28,6 +28,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     client.pragma('busy_timeout = 5000');
     // The shipment-count triggers open a statement journal per insert; keep it off the disk.
     client.pragma('temp_store = MEMORY');
+    // Shipment reads are built as JSON by SQLite (shipmentJson.ts); documents travel as base64.
+    client.function('base64', { deterministic: true }, (value: unknown) => (Buffer.isBuffer(value) ? value.toString('base64') : value));
     refuseNewerDatabase(client, migrationsFolder);
     cacheStatements(client);
     const db = drizzle(client, { schema }) as Db;

@@ -1,6 +1,7 @@
 import type { OperationById, OperationId } from '../../src-shared/operations';
 import type { ParsedInput, ResponseOf } from '../../src-shared/operation';
 import type { CallContext } from '../app/call';
+import type { JsonText } from '../app/jsonText';
 
 /** Binary answers (document content) carry their own content type. */
 export interface BinaryResult {
@@ -9,10 +10,10 @@ export interface BinaryResult {
   filename?: string;
 }
 
-export type Handler<Id extends OperationId> = (
-  call: CallContext,
-  input: ParsedInput<OperationById<Id>>,
-) => ResponseOf<OperationById<Id>> | Promise<ResponseOf<OperationById<Id>>>;
+/** A handler answers with the value, or with the value already as JSON text (see JsonText). */
+type Answer<Id extends OperationId> = ResponseOf<OperationById<Id>> | JsonText<ResponseOf<OperationById<Id>>>;
+
+export type Handler<Id extends OperationId> = (call: CallContext, input: ParsedInput<OperationById<Id>>) => Answer<Id> | Promise<Answer<Id>>;
 
 export type HandlerMap<Ids extends OperationId = OperationId> = { [Id in Ids]: Handler<Id> };
 

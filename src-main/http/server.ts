@@ -6,6 +6,7 @@ import { requestMediaType, type AnyOperation, type RequestKind } from '../../src
 import type { AppContext } from '../app/context';
 import { execute, type CallResult } from '../app/execute';
 import { durable } from '../db/tx';
+import { JsonText } from '../app/jsonText';
 import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
 import { idempotentRequest, replayOrReserve, settle } from './idempotency';
@@ -102,6 +103,8 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
           if (binary.filename) reply.header('content-disposition', `inline; filename="${binary.filename}"`);
           return reply.send(binary.data);
         }
+        // A read SQLite already wrote as JSON goes out as it is.
+        if (result.body instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.body.text);
         return reply.send(result.body);
       },
     });

@@ -4,6 +4,7 @@ import { ipcChannelOf, type AnyOperation } from '../../src-shared/operation';
 import { ipcLogoutChannel, type IpcEnvelope } from '../../src-shared/ipc';
 import type { AppContext } from '../app/context';
 import { execute, type RawInput } from '../app/execute';
+import { JsonText } from '../app/jsonText';
 import { toApiError } from '../http/server';
 
 /** The part of an `IpcMainInvokeEvent` the IPC door reads; Electron's event fits it. */
@@ -56,7 +57,8 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, app: AppContext, optio
         if (op.id === 'auth.login') {
           sessions.set(senderId, `Bearer ${(result.body as { accessToken: string }).accessToken}`);
         }
-        return { ok: true, data: result.body };
+        // The renderer gets values, not JSON text (structured clone).
+        return { ok: true, data: result.body instanceof JsonText ? result.body.parse() : result.body };
       } catch (error) {
         const apiError = toApiError(error);
         if (apiError.status >= 500) options.logError?.(op.id, error);

@@ -18,7 +18,6 @@ import type {
   orderListQuery,
 } from '../../../src-shared/schemas/order';
 import type { OrderChannelType } from '../../../src-shared/schemas/orderChannel';
-import type { ShipmentStatus, ShipmentType } from '../../../src-shared/schemas/shipment';
 import { orderChannels, orderLines, orders, parcelOrderLines, shipments, shippingRules, type ShippingAddress } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
@@ -27,7 +26,7 @@ import { emitEvent } from '../events';
 import { findOrderChannelRow } from '../orderChannels';
 import { paginate } from '../pagination';
 import { findOrderRow, type OrderRow } from '../shipments/fromOrder';
-import { carrierSettingsOf, documentsOf, ruleSummary, toDocument, trackingOf } from '../shipments/repository';
+import { readShipments, ruleSummary } from '../shipments/repository';
 import { deriveOrderStatus, placedQuantities } from './allocation';
 
 export type OrderListQuery = z.output<typeof orderListQuery>;
@@ -112,29 +111,30 @@ function channelRef(db: ReadDb, channelId: string): ChannelRef {
   return { id: channel.id, name: channel.name, type: channel.type as OrderChannelType };
 }
 
-function orderShipments(db: ReadDb, orderId: string): OrderDetail['shipments'] {
-  return db
-    .select()
+/** The order's shipments, oldest first: the fields of their full reads the order detail shows. */
+function orderShipments(db: ReadDb, orgId: string, orderId: string): OrderDetail['shipments'] {
+  const ids = db
+    .select({ id: shipments.id })
     .from(shipments)
     .where(eq(shipments.orderId, orderId))
     .orderBy(asc(shipments.createdAt), asc(shipments.id))
     .all()
-    .map((row) => {
-      const summary: OrderDetail['shipments'][number] = {
-        id: row.id,
-        reference: row.reference,
-        status: row.status as ShipmentStatus,
-        type: row.type as ShipmentType,
-        carrierSettings: carrierSettingsOf(row),
-        createdAt: row.createdAt,
-        updatedAt: row.updatedAt,
-        shippingRuleId: row.shippingRuleId,
-        documents: documentsOf(db, row.id).map(toDocument),
-      };
-      const tracking = trackingOf(row);
-      if (tracking) summary.tracking = tracking;
-      return summary;
-    });
+    .map((row) => row.id);
+  return readShipments(db, orgId, ids).map((shipment) => {
+    const summary: OrderDetail['shipments'][number] = {
+      id: shipment.id,
+      reference: shipment.reference,
+      status: shipment.status,
+      type: shipment.type,
+      carrierSettings: shipment.carrierSettings,
+      createdAt: shipment.createdAt,
+      updatedAt: shipment.updatedAt,
+      shippingRuleId: shipment.shippingRuleId,
+      documents: shipment.documents,
+    };
+    if (shipment.tracking) summary.tracking = shipment.tracking;
+    return summary;
+  });
 }
 
 function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
@@ -144,7 +144,7 @@ function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
     orderLines: lines.map(toOrderLine),
     orderChannelId: row.orderChannelId,
     orgId: row.orgId,
-    shipments: orderShipments(db, row.id),
+    shipments: orderShipments(db, row.orgId, row.id),
     externalId: row.externalId,
     shippingRuleId: row.shippingRuleId,
     notes: row.notes,

@@ -96,3 +96,32 @@ describe('shipment create bounds (decisions §5)', () => {
     expect((await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [parcel] }) })).status).toBe(201);
   });
 });
+
+describe('the full read as sent (JSON built by SQLite)', () => {
+  it('is the same document the create answered, with numbers as written, text escaped and empty optional objects left out', async () => {
+    const receiver = { type: 'receiver', name: 'Åse "Quote" \\ Back', address1: 'Line\nbreak 1', postalCode: '1165', city: 'København', countryCode: 'DK', attributes: [{ name: 'door', value: '<b>2</b>' }] };
+    const created = await t.request('POST', base(), {
+      body: shipmentBody(carrierId, {
+        parties: [receiver],
+        parcels: [{ weight: 2, weightUnit: 'kg', dimensions: { length: 30, width: 20.5, height: 0 }, orderLines: [{ sku: 'A', quantity: 1, unitPrice: 9.99 }] }],
+        pickupDetails: { date: '2026-12-01', from: '09:00', to: '12:00' },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const response = await fetch(`${t.url}${base()}/${created.body.id}`, { headers: { authorization: `Bearer ${t.org.token}` } });
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = await response.text();
+    const read = JSON.parse(text);
+    expect(read).toEqual(created.body);
+    // Whole numbers as JavaScript writes them (2, not 2.0); fractions kept.
+    expect(text).toContain('"weight":2,');
+    expect(text).toContain('"dimensions":{"length":30,"width":20.5,"height":0}');
+    expect(text).toContain('"unitPrice":9.99');
+    expect(read.parties[1]).toMatchObject({ name: 'Åse "Quote" \\ Back', address1: 'Line\nbreak 1', attention: '', email: '', attributes: [{ name: 'door', value: '<b>2</b>' }] });
+    expect(read.parcels[0].orderLines[0]).toMatchObject({ description: '', vatPercent: 0, currency: '', tarrifNumber: '' });
+    expect(read.pickupDetails).toEqual({ date: '2026-12-01', from: '09:00', to: '12:00', instruction: '' });
+    expect(read).not.toHaveProperty('tracking');
+    expect(read).not.toHaveProperty('shippingRule');
+    expect(read).toMatchObject({ documents: [], errors: [], logs: [], servicePointId: null, shippingRuleId: null });
+  });
+});
