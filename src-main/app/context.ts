@@ -1,5 +1,8 @@
 import { openDatabase, type Db, type OpenOptions } from '../db/open';
 import { commitWriteGroup } from '../db/groupCommit';
+import type { CommittedReadCache } from '../db/readCache';
+import { createShipmentReadCache } from '../domain/shipments/readCache';
+import { createTokenCache, type TokenAuth } from '../domain/auth/authenticate';
 import { loadInstallationKeys, type InstallationKeys } from './keys';
 import { databaseFile } from './config';
 import { FailedAuthLimiter } from '../domain/auth/failedAuthLimiter';
@@ -13,6 +16,10 @@ export interface AppContext {
   dataDir: string;
   now: () => Date;
   failedAuth: FailedAuthLimiter;
+  /** Committed full reads of shipments, for `GET …/shipments/{id}` (domain/shipments/readCache.ts). */
+  shipmentReads: CommittedReadCache<string>;
+  /** Valid API tokens by hash (domain/auth/authenticate.ts). */
+  tokens: CommittedReadCache<TokenAuth>;
   /** Check every answer against the operation's response schema (on in tests). */
   checkResponses: boolean;
   /** Print drivers and discovery when they differ from plain Node's (the desktop app adds Electron's). */
@@ -42,6 +49,9 @@ export function createAppContext(options: CreateAppOptions): AppContext {
     dataDir: options.dataDir,
     now,
     failedAuth: new FailedAuthLimiter(now),
+    // Made now, with no transaction open: its triggers must not be undone by a rollback.
+    shipmentReads: createShipmentReadCache(db.$client),
+    tokens: createTokenCache(db.$client),
     checkResponses: options.checkResponses ?? false,
     ...(options.printing ? { printing: options.printing } : {}),
     close: () => {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { databaseFile } from '../app/config';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { senderAddressBody, startTestServer, type TestOrg, type TestServer } from '../testing/harness';
 import { login } from './auth/login';
@@ -218,6 +220,28 @@ describe('reading, listing, renaming and revoking', () => {
     const created = (await create({ name: 'Self', scopes: ['write:api_tokens'] })).body;
     expect((await t.request('DELETE', `${base()}/${created.id}`, { token: created.token })).status).toBe(200);
     expect((await t.request('GET', base(), { token: created.token })).status).toBe(401);
+  });
+
+  it('refuses a token at once when another connection (the CLI, another process) revokes or narrows it', async () => {
+    const created = (await create({ name: 'Watched', scopes: ['write:all'] })).body;
+    expect((await t.request('GET', base(), { token: created.token })).status).toBe(200);
+    const other = new Database(databaseFile(t.dir));
+    try {
+      other.prepare('UPDATE api_tokens SET scopes = ? WHERE id = ?').run(JSON.stringify(['read:orders']), created.id);
+      const narrowed = await t.request('GET', base(), { token: created.token });
+      expect(narrowed.status).toBe(403);
+      other.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), created.id);
+    } finally {
+      other.close();
+    }
+    expect((await t.request('GET', `/orgs/${t.org.orgId}/orders`, { token: created.token })).status).toBe(401);
+  });
+
+  it('refuses a token at once when a statement on the server’s own connection revokes it', async () => {
+    const created = (await create({ name: 'Raw', scopes: ['read:orders'] })).body;
+    expect((await t.request('GET', `/orgs/${t.org.orgId}/orders`, { token: created.token })).status).toBe(200);
+    t.app.db.$client.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), created.id);
+    expect((await t.request('GET', `/orgs/${t.org.orgId}/orders`, { token: created.token })).status).toBe(401);
   });
 
   it('hides another organization’s tokens behind 404', async () => {

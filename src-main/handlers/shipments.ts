@@ -1,4 +1,4 @@
-import { readShipment } from '../domain/shipments/repository';
+import { readShipmentCached } from '../domain/shipments/readCache';
 import { createShipment } from '../domain/shipments/create';
 import { listShipments } from '../domain/shipments/list';
 import { defineHandlers } from './types';
@@ -6,5 +6,5 @@ import { defineHandlers } from './types';
 export const shipmentHandlers = defineHandlers({
   'shipments.create': ({ app }, { params, body }) => createShipment(app, params.orgId, body),
   'shipments.list': ({ app }, { params, query }) => listShipments(app, params.orgId, query),
-  'shipments.get': ({ app }, { params }) => readShipment(app.db, params.orgId, params.shipmentId),
+  'shipments.get': ({ app }, { params }) => readShipmentCached(app.db, app.shipmentReads, params.orgId, params.shipmentId),
 });

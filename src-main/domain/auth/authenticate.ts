@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
+import { eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { TOKEN_PREFIX } from '../../../src-shared/schemas/apiToken';
 import type { Role } from '../../../src-shared/scopes';
@@ -8,6 +9,7 @@ import type { AppContext } from '../../app/context';
 import type { ReadDb } from '../../db/tx';
 import type { Db } from '../../db/open';
 import { prepared } from '../../db/prepared';
+import { CommittedReadCache, type WatchedTable } from '../../db/readCache';
 import { verifyAccessToken } from './jwt';
 import type { Principal, UserSummary } from './principal';
 
@@ -32,6 +34,8 @@ const userById = (root: Db) =>
 const rolesOfUser = (root: Db) =>
   root.select({ orgId: orgMembers.orgId, role: orgMembers.role }).from(orgMembers).where(eq(orgMembers.userId, sql.placeholder('userId'))).prepare();
 const tokenByHash = (root: Db) => root.select().from(apiTokens).where(eq(apiTokens.tokenHash, sql.placeholder('hash'))).prepare();
+const touchToken = (root: Db) =>
+  root.update(apiTokens).set({ lastUsedAt: sql`${sql.placeholder('lastUsedAt')}` }).where(eq(apiTokens.id, sql.placeholder('id'))).prepare();
 
 export function findUser(db: ReadDb, userId: string): UserSummary | undefined {
   return prepared(db, 'auth.userById', userById).get({ userId });
@@ -52,20 +56,50 @@ export async function authenticate(app: AppContext, credential: string): Promise
   return { kind: 'user', user, roles: userRoles(app.db, user.id), expiresAt: claims.expiresAt };
 }
 
+/** A live token and the user it acts for, as kept between requests (see createTokenCache). */
+export interface TokenAuth {
+  row: typeof apiTokens.$inferSelect;
+  user: UserSummary;
+}
+
+/**
+ * Valid tokens by hash, so a script's requests do not each read two tables to learn who they are.
+ * Revoking, expiring, re-scoping or deleting a token, or changing its user, drops the entry at
+ * once (db/readCache.ts); only `last_used_at`, which this module writes itself, is not watched.
+ */
+export function createTokenCache(client: Database.Database): CommittedReadCache<TokenAuth> {
+  const tokenColumns = Object.values(getTableColumns(apiTokens))
+    .filter((column) => column !== apiTokens.lastUsedAt)
+    .map((column) => column.name);
+  const watched: WatchedTable[] = [
+    { table: getTableName(apiTokens), key: `ROW."${apiTokens.tokenHash.name}"`, columns: tokenColumns },
+    { table: getTableName(users), key: null },
+  ];
+  return new CommittedReadCache<TokenAuth>(client, 'token_auth', watched, 10_000);
+}
+
+function findToken(app: AppContext, hash: string): TokenAuth | undefined {
+  const kept = app.tokens.get(hash, '');
+  if (kept) return kept;
+  const row = prepared(app.db, 'auth.tokenByHash', tokenByHash).get({ hash });
+  if (!row) return undefined;
+  const user = findUser(app.db, row.createdBy);
+  if (!user) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token belongs to a user that no longer exists');
+  const found = { row, user };
+  app.tokens.set(hash, '', found);
+  return found;
+}
+
 function authenticateApiToken(app: AppContext, credential: string, now: Date): Principal {
-  const row = prepared(app.db, 'auth.tokenByHash', tokenByHash).get({ hash: hashApiToken(credential) });
-  if (!row || row.revokedAt) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token is not valid or has been revoked');
+  const found = findToken(app, hashApiToken(credential));
+  if (!found || found.row.revokedAt) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token is not valid or has been revoked');
+  const { row, user } = found;
   if (row.expiresAt && row.expiresAt <= now.toISOString()) {
     throw new ApiError('AUTH_TOKEN_EXPIRED', `The API token ${row.tokenPrefix}… expired at ${row.expiresAt}`);
   }
-  const user = findUser(app.db, row.createdBy);
-  if (!user) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token belongs to a user that no longer exists');
   if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= LAST_USED_RESOLUTION_MS) {
-    app.db
-      .update(apiTokens)
-      .set({ lastUsedAt: now.toISOString() })
-      .where(and(eq(apiTokens.id, row.id)))
-      .run();
+    row.lastUsedAt = now.toISOString();
+    prepared(app.db, 'auth.touchToken', touchToken).run({ id: row.id, lastUsedAt: row.lastUsedAt });
   }
   return {
     kind: 'token',

@@ -1,0 +1,121 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * A cache of committed reads that can never serve a stale answer. Entries are dropped by the
+ * database itself: TEMP triggers (this connection only, nothing in the schema or the migrations)
+ * call back into the cache for every row written to a watched table, even by a cascade or a raw
+ * statement. A commit by any other connection (the CLI, another process) changes
+ * `PRAGMA data_version`, and then everything is dropped. While this connection has a transaction
+ * open (a group commit waiting for its turn) the cache is bypassed, so it only ever holds committed
+ * data. Create it when the connection opens, outside any transaction: a trigger created inside one
+ * would vanish with a rollback.
+ */
+export interface WatchedTable {
+  table: string;
+  /**
+   * SQL giving the cache key of a written row, over `ROW.` (replaced by NEW. and OLD.); null drops
+   * every entry (a change that shows in many reads, such as a renamed shipping rule).
+   */
+  key: string | null;
+  /** For updates: only these columns matter (an update of others keeps the entries). */
+  columns?: string[];
+}
+
+interface Entry<V> {
+  scope: string;
+  value: V;
+  size: number;
+}
+
+export class CommittedReadCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private bytes = 0; // the sum of the entries' sizes
+  private readonly dataVersion: Database.Statement;
+  private lastDataVersion: unknown;
+
+  /**
+   * @param name  unique per connection: names the callback function and the triggers.
+   * @param maxSize  the oldest entries go first past this total size (as given to `set`).
+   */
+  constructor(
+    private readonly client: Database.Database,
+    name: string,
+    watched: readonly WatchedTable[],
+    private readonly maxSize: number,
+  ) {
+    const callback = `${name}_changed`;
+    client.function(callback, { varargs: true, deterministic: false }, (...keys: unknown[]) => {
+      for (const key of keys) this.drop(String(key));
+      return null;
+    });
+    client.function(`${name}_clear`, { deterministic: false }, () => {
+      this.clear();
+      return null;
+    });
+    for (const watch of watched) {
+      const call = (...rows: ('NEW' | 'OLD')[]) =>
+        watch.key === null ? `SELECT ${name}_clear();` : `SELECT ${callback}(${rows.map((row) => watch.key?.replaceAll('ROW.', `${row}.`)).join(', ')});`;
+      const events: [string, string][] = [
+        ['insert', `INSERT`],
+        ['update', `UPDATE${watch.columns ? ` OF ${watch.columns.map((column) => `"${column}"`).join(', ')}` : ''}`],
+        ['delete', `DELETE`],
+      ];
+      for (const [event, clause] of events) {
+        const body = event === 'insert' ? call('NEW') : event === 'delete' ? call('OLD') : call('OLD', 'NEW');
+        client.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${name}_${watch.table}_${event} AFTER ${clause} ON main."${watch.table}" BEGIN ${body} END`);
+      }
+    }
+    this.dataVersion = client.prepare('PRAGMA data_version').pluck();
+    this.lastDataVersion = this.dataVersion.get();
+  }
+
+  /** The kept value for `key` if it was read in the same `scope` (e.g. the organization). */
+  get(key: string, scope: string): V | undefined {
+    if (!this.usable()) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry || entry.scope !== scope) return undefined;
+    // Map order is the eviction order: a hit moves to the back.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, scope: string, value: V, size = 1): void {
+    if (!this.usable() || size > this.maxSize / 4) return;
+    if (this.entries.has(key)) this.drop(key);
+    this.entries.set(key, { scope, value, size });
+    this.bytes += size;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxSize) break;
+      this.drop(oldest);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.size;
+  }
+
+  /** False while uncommitted writes are visible on this connection; clears after other connections' commits. */
+  private usable(): boolean {
+    // An open transaction (a group commit waiting for its turn) may show writes that never land.
+    if (this.client.inTransaction) return false;
+    const version = this.dataVersion.get();
+    if (version !== this.lastDataVersion) {
+      this.lastDataVersion = version;
+      this.clear();
+    }
+    return true;
+  }
+}
