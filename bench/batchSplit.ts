@@ -181,8 +181,10 @@ console.log(`domain batchSplitParcel:                 ${format(domain)}, ${domai
 console.log(`  of which the 101 full reads answered:  ${format(reads)} (measured apart)`);
 console.log(`raw inserts (shipments, parcels, lines, usage, activities): ${format(raw)}, ${5 * LINES + 2} statements run`);
 console.log(`raw inserts + parties, line updates, outbox events:         ${format(rawFull)}, ${9 * LINES + 2} statements run`);
-console.log(`ratio domain / raw:      ${(median(domain) / median(raw)).toFixed(1)}× (target ≤ 3×)`);
-console.log(`ratio domain / raw full: ${(median(domain) / median(rawFull)).toFixed(1)}×`);
+// The target compares like with like: raw inserts of every row the domain writes.
+const ratio = median(domain) / median(rawFull);
+console.log(`ratio domain / raw inserts of the same rows: ${ratio.toFixed(1)}× (target ≤ 3×, ${ratio <= 3 ? 'met' : 'MISSED'})`);
+console.log(`ratio domain / raw inserts of the new shipments' own rows only: ${(median(domain) / median(raw)).toFixed(1)}× (for information)`);
 
 app.close();
 rmSync(dir, { recursive: true, force: true });
