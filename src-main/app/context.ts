@@ -1,6 +1,6 @@
 import { openDatabase, type Db, type OpenOptions } from '../db/open';
 import { commitWriteGroup } from '../db/groupCommit';
-import type { CommittedReadCache } from '../db/readCache';
+import { ForeignCommits, type CommittedReadCache } from '../db/readCache';
 import { createShipmentReadCache } from '../domain/shipments/readCache';
 import { createTokenCache, type TokenAuth } from '../domain/auth/authenticate';
 import { loadInstallationKeys, type InstallationKeys } from './keys';
@@ -17,6 +17,8 @@ export interface AppContext {
   now: () => Date;
   failedAuth: FailedAuthLimiter;
   /** Committed full reads of shipments, for `GET …/shipments/{id}` (domain/shipments/readCache.ts). */
+  /** Looked at once per request by the dispatcher, for the caches below (db/readCache.ts). */
+  foreignCommits: ForeignCommits;
   shipmentReads: CommittedReadCache<string>;
   /** Valid API tokens by hash (domain/auth/authenticate.ts). */
   tokens: CommittedReadCache<TokenAuth>;
@@ -43,15 +45,17 @@ export interface CreateAppOptions extends OpenOptions {
 export function createAppContext(options: CreateAppOptions): AppContext {
   const db = openDatabase(options.databaseFile ?? databaseFile(options.dataDir), options);
   const now = options.now ?? (() => new Date());
+  const foreignCommits = new ForeignCommits(db.$client);
   return {
     db,
     keys: loadInstallationKeys(options.dataDir),
     dataDir: options.dataDir,
     now,
     failedAuth: new FailedAuthLimiter(now),
-    // Made now, with no transaction open: its triggers must not be undone by a rollback.
-    shipmentReads: createShipmentReadCache(db.$client),
-    tokens: createTokenCache(db.$client),
+    foreignCommits,
+    // Made now, with no transaction open: their triggers must not be undone by a rollback.
+    shipmentReads: createShipmentReadCache(db.$client, foreignCommits),
+    tokens: createTokenCache(db.$client, foreignCommits),
     checkResponses: options.checkResponses ?? false,
     ...(options.printing ? { printing: options.printing } : {}),
     close: () => {

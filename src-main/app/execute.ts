@@ -57,6 +57,8 @@ async function answerable(app: AppContext): Promise<void> {
 }
 
 async function run(app: AppContext, operationId: string, raw: RawInput, door: Door): Promise<CallResult> {
+  // The read caches see other processes' commits as of the start of the request (db/readCache.ts).
+  app.foreignCommits.look();
   const op = operationsById.get(operationId);
   if (!op) throw new ApiError('NOT_FOUND', `Unknown operation ${operationId}`);
 

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
  * database itself: TEMP triggers (this connection only, nothing in the schema or the migrations)
  * call back into the cache for every row written to a watched table, even by a cascade or a raw
  * statement. A commit by any other connection (the CLI, another process) changes
- * `PRAGMA data_version`, and then everything is dropped. While this connection has a transaction
+ * `PRAGMA data_version`, and then everything is dropped (see ForeignCommits). While this connection has a transaction
  * open (a group commit waiting for its turn) the cache is bypassed, so it only ever holds committed
  * data. Create it when the connection opens, outside any transaction: a trigger created inside one
  * would vanish with a rollback.
@@ -21,6 +21,31 @@ export interface WatchedTable {
   columns?: string[];
 }
 
+/**
+ * Notices commits by other connections, for all the caches of one connection. Reading
+ * `PRAGMA data_version` costs about as much as a cache hit saves, so it is read once per request,
+ * by the dispatcher before anything else (`look`), and the caches trust that look until the next:
+ * a request sees other processes' commits as of its start, as if it had arrived a moment earlier.
+ */
+export class ForeignCommits {
+  private readonly dataVersion: Database.Statement;
+  private version: unknown;
+  /** Moves on when a look finds another connection's commit; the caches then drop everything. */
+  epoch = 0;
+
+  constructor(client: Database.Database) {
+    this.dataVersion = client.prepare('PRAGMA data_version').pluck();
+    this.version = this.dataVersion.get();
+  }
+
+  look(): void {
+    const version = this.dataVersion.get();
+    if (version === this.version) return;
+    this.version = version;
+    this.epoch++;
+  }
+}
+
 interface Entry<V> {
   scope: string;
   value: V;
@@ -30,8 +55,7 @@ interface Entry<V> {
 export class CommittedReadCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0; // the sum of the entries' sizes
-  private readonly dataVersion: Database.Statement;
-  private lastDataVersion: unknown;
+  private epoch: number;
 
   /**
    * @param name  unique per connection: names the callback function and the triggers.
@@ -42,7 +66,9 @@ export class CommittedReadCache<V> {
     name: string,
     watched: readonly WatchedTable[],
     private readonly maxSize: number,
+    private readonly foreign: ForeignCommits,
   ) {
+    this.epoch = foreign.epoch;
     const callback = `${name}_changed`;
     client.function(callback, { varargs: true, deterministic: false }, (...keys: unknown[]) => {
       for (const key of keys) this.drop(String(key));
@@ -65,8 +91,6 @@ export class CommittedReadCache<V> {
         client.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${name}_${watch.table}_${event} AFTER ${clause} ON main."${watch.table}" BEGIN ${body} END`);
       }
     }
-    this.dataVersion = client.prepare('PRAGMA data_version').pluck();
-    this.lastDataVersion = this.dataVersion.get();
   }
 
   /** The kept value for `key` if it was read in the same `scope` (e.g. the organization). */
@@ -107,13 +131,12 @@ export class CommittedReadCache<V> {
     this.bytes -= entry.size;
   }
 
-  /** False while uncommitted writes are visible on this connection; clears after other connections' commits. */
+  /** False while uncommitted writes are visible on this connection; clears after other connections' commits were seen. */
   private usable(): boolean {
     // An open transaction (a group commit waiting for its turn) may show writes that never land.
     if (this.client.inTransaction) return false;
-    const version = this.dataVersion.get();
-    if (version !== this.lastDataVersion) {
-      this.lastDataVersion = version;
+    if (this.epoch !== this.foreign.epoch) {
+      this.epoch = this.foreign.epoch;
       this.clear();
     }
     return true;

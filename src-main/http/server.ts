@@ -48,11 +48,14 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
   });
   const hosts = allowedHostnames(options.host);
 
-  server.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: it runs on every request, and a promise per request shows.
+  server.addHook('onRequest', (request, _reply, done) => {
     const host = request.headers.host;
     if (!host || !hosts.has(hostnameOf(host))) {
-      throw new ApiError('FORBIDDEN', `Requests addressed to host "${host ?? ''}" are refused; use http://127.0.0.1`);
+      done(new ApiError('FORBIDDEN', `Requests addressed to host "${host ?? ''}" are refused; use http://127.0.0.1`));
+      return;
     }
+    done();
   });
 
   // An empty body with a JSON content type is "no body" (actions like create-return); the default

@@ -9,7 +9,7 @@ import type { AppContext } from '../../app/context';
 import type { ReadDb } from '../../db/tx';
 import type { Db } from '../../db/open';
 import { prepared } from '../../db/prepared';
-import { CommittedReadCache, type WatchedTable } from '../../db/readCache';
+import { CommittedReadCache, type ForeignCommits, type WatchedTable } from '../../db/readCache';
 import { verifyAccessToken } from './jwt';
 import type { Principal, UserSummary } from './principal';
 
@@ -67,7 +67,7 @@ export interface TokenAuth {
  * Revoking, expiring, re-scoping or deleting a token, or changing its user, drops the entry at
  * once (db/readCache.ts); only `last_used_at`, which this module writes itself, is not watched.
  */
-export function createTokenCache(client: Database.Database): CommittedReadCache<TokenAuth> {
+export function createTokenCache(client: Database.Database, foreign: ForeignCommits): CommittedReadCache<TokenAuth> {
   const tokenColumns = Object.values(getTableColumns(apiTokens))
     .filter((column) => column !== apiTokens.lastUsedAt)
     .map((column) => column.name);
@@ -75,7 +75,7 @@ export function createTokenCache(client: Database.Database): CommittedReadCache<
     { table: getTableName(apiTokens), key: `ROW."${apiTokens.tokenHash.name}"`, columns: tokenColumns },
     { table: getTableName(users), key: null },
   ];
-  return new CommittedReadCache<TokenAuth>(client, 'token_auth', watched, 10_000);
+  return new CommittedReadCache<TokenAuth>(client, 'token_auth', watched, 10_000, foreign);
 }
 
 function findToken(app: AppContext, hash: string): TokenAuth | undefined {

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { getTableName } from 'drizzle-orm';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
 import { JsonText } from '../../app/jsonText';
-import { CommittedReadCache, type WatchedTable } from '../../db/readCache';
+import { CommittedReadCache, type ForeignCommits, type WatchedTable } from '../../db/readCache';
 import type { Db } from '../../db/open';
 import {
   documents,
@@ -60,8 +60,8 @@ const watched: WatchedTable[] = [
   },
 ];
 
-export function createShipmentReadCache(client: Database.Database): CommittedReadCache<string> {
-  return new CommittedReadCache<string>(client, 'shipment_reads', watched, MAX_CHARACTERS);
+export function createShipmentReadCache(client: Database.Database, foreign: ForeignCommits): CommittedReadCache<string> {
+  return new CommittedReadCache<string>(client, 'shipment_reads', watched, MAX_CHARACTERS, foreign);
 }
 
 /** The full read as JSON text, from the cache when nothing it shows has changed since. */
