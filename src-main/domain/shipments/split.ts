@@ -14,7 +14,7 @@ import { parcelOrderLines, parcels, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/open';
-import { prepared } from '../../db/prepared';
+import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/context';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/allocation';
@@ -275,7 +275,7 @@ const reduceLineQuery = (root: Db) =>
 
 /**
  * Moves the planned quantities into the new parcels: a whole line moves as it is (its id kept), part
- * of a line becomes a new line and the original keeps the rest. Partial copies go in as one insert.
+ * of a line becomes a new line and the original keeps the rest.
  */
 function moveLines(tx: WriteTx, planned: readonly PlannedShipment[], parcelIds: readonly string[], remaining: Map<string, number>): void {
   const moveLine = prepared(tx, 'split.moveLine', moveLineQuery);
@@ -293,6 +293,6 @@ function moveLines(tx: WriteTx, planned: readonly PlannedShipment[], parcelIds: 
       remaining.set(line.id, left - quantity);
     });
   });
-  for (let i = 0; i < copies.length; i += 1000) tx.insert(parcelOrderLines).values(copies.slice(i, i + 1000)).run();
+  insertRows(tx, parcelOrderLines, copies);
 }
 
