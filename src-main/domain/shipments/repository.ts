@@ -7,9 +7,9 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { ApiError } from '../../../src-shared/errors';
 import type { ParcelInput, PartyInput, Shipment, ShipmentStatus, ShippingRuleSummary } from '../../../src-shared/schemas/shipment';
-import { documents, parcelOrderLines, parcels, shipmentActivities, shipmentErrors, shipmentParties, shipments, shippingRules } from '../../db/schema';
+import { documents, parcelOrderLines, parcels, shipmentActivities, shipmentErrors, shipmentParties, shipments } from '../../db/schema';
 import { JsonText } from '../../app/jsonText';
-import { shipmentJsonById, shipmentJsonByIds } from './shipmentJson';
+import { ruleSummaryJsonById, shipmentJsonById, shipmentJsonByIds } from './shipmentJson';
 import { newId } from '../../db/ids';
 import type { ReadDb, WriteTx } from '../../db/tx';
 import type { Db } from '../../db/open';
@@ -103,21 +103,11 @@ export function carrierSettingsOf(row: ShipmentRow): Shipment['carrierSettings']
   };
 }
 
+/** A shipping rule's summary, as a shipment's full read shows it (shipmentJson.ts). */
 export function ruleSummary(db: ReadDb, ruleId: string | null): ShippingRuleSummary | undefined {
   if (!ruleId) return undefined;
-  const rule = db.select().from(shippingRules).where(eq(shippingRules.id, ruleId)).get();
-  return rule
-    ? {
-        id: rule.id,
-        name: rule.name,
-        carrierId: rule.carrierId,
-        productId: rule.productId,
-        services: rule.services,
-        senderAddressId: rule.senderAddressId,
-        returnShippingRuleId: rule.returnShippingRuleId,
-        autoCreateReturnShipment: rule.autoCreateReturnShipment,
-      }
-    : undefined;
+  const row = prepared(db, 'shippingRules.summaryJson', ruleSummaryJsonById).get({ ruleId });
+  return row ? (JSON.parse(row.json) as ShippingRuleSummary) : undefined;
 }
 
 export function documentsOf(db: ReadDb, shipmentId: string): DocumentRow[] {

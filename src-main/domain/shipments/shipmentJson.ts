@@ -84,13 +84,15 @@ const logsJson = sql`(
   ) ORDER BY ${shipmentLogs.createdAt}, ${shipmentLogs.id})
   FROM ${shipmentLogs} WHERE ${shipmentLogs.shipmentId} = ${shipments.id})`;
 
-const ruleJson = sql`(
-  SELECT json_object(
-    'id', ${shippingRules.id}, 'name', ${shippingRules.name}, 'carrierId', ${shippingRules.carrierId},
-    'productId', ${shippingRules.productId}, 'services', ${embedded(shippingRules.services)},
-    'senderAddressId', ${shippingRules.senderAddressId}, 'returnShippingRuleId', ${shippingRules.returnShippingRuleId},
-    'autoCreateReturnShipment', ${bool(shippingRules.autoCreateReturnShipment)}
-  ) FROM ${shippingRules} WHERE ${shippingRules.id} = ${shipments.shippingRuleId})`;
+/** The shipping rule summary (a shipment's or an order's `shippingRule`). */
+const ruleObject = sql`json_object(
+  'id', ${shippingRules.id}, 'name', ${shippingRules.name}, 'carrierId', ${shippingRules.carrierId},
+  'productId', ${shippingRules.productId}, 'services', ${embedded(shippingRules.services)},
+  'senderAddressId', ${shippingRules.senderAddressId}, 'returnShippingRuleId', ${shippingRules.returnShippingRuleId},
+  'autoCreateReturnShipment', ${bool(shippingRules.autoCreateReturnShipment)}
+)`;
+
+const ruleJson = sql`(SELECT ${ruleObject} FROM ${shippingRules} WHERE ${shippingRules.id} = ${shipments.shippingRuleId})`;
 
 const pickupJson = sql`iif(${shipments.pickupDate} <> '', json_object('date', ${shipments.pickupDate}, 'from', ${text(shipments.pickupFrom)},
   'to', ${text(shipments.pickupTo)}, 'instruction', ${text(shipments.pickupInstruction)}), NULL)`;
@@ -132,4 +134,11 @@ export const shipmentJsonByIds = (root: Db) =>
     .select({ id: shipments.id, json: shipmentJson })
     .from(shipments)
     .where(sql`${shipments.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')})) AND +${shipments.orgId} = ${sql.placeholder('orgId')}`)
+    .prepare();
+
+export const ruleSummaryJsonById = (root: Db) =>
+  root
+    .select({ json: sql<string>`${ruleObject}` })
+    .from(shippingRules)
+    .where(sql`${shippingRules.id} = ${sql.placeholder('ruleId')}`)
     .prepare();
