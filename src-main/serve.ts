@@ -9,6 +9,7 @@ import { defaultDataDir, portFromEnv } from './app/config';
 import { buildServer, listen } from './http/server';
 import { runStartupChores } from './app/startup';
 import { start as startWebhookDelivery } from './domain/webhookDelivery';
+import { startDailyBackups } from './app/dailyBackups';
 
 const { values } = parseArgs({
   options: { port: { type: 'string' }, host: { type: 'string' } },
@@ -26,6 +27,8 @@ const url = await listen(server, host, port);
 console.log(`Shipdesk listening on ${url}`);
 // Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.
 const webhookDelivery = startWebhookDelivery(app);
+// decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
+const dailyBackups = startDailyBackups(app);
 
 let closing = false;
 async function shutdown(): Promise<void> {
@@ -33,6 +36,7 @@ async function shutdown(): Promise<void> {
   closing = true;
   await server.close();
   await webhookDelivery.stop();
+  await dailyBackups.stop();
   app.close();
   process.exit(0);
 }

@@ -12,6 +12,7 @@ import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } fr
 import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
 import { start as startWebhookDelivery, type DeliveryWorker } from '../domain/webhookDelivery';
+import { startDailyBackups, type BackupSchedule } from '../app/dailyBackups';
 
 /**
  * The Electron shell: windows, the app:// protocol, and the two doors (HTTP on 127.0.0.1, IPC)
@@ -38,6 +39,7 @@ let appContext: AppContext | null = null;
 let httpServer: FastifyInstance | null = null;
 let ipc: IpcRegistration | null = null;
 let webhookDelivery: DeliveryWorker | null = null;
+let dailyBackups: BackupSchedule | null = null;
 
 if (!app.requestSingleInstanceLock()) {
   // A second start would open the same SQLite file and port; hand over to the running one instead.
@@ -81,6 +83,8 @@ async function start(): Promise<void> {
   await startHttpServer(appContext);
   // Sends committed outbox events to webhooks in the background; the schedule survives restarts.
   webhookDelivery = startWebhookDelivery(appContext);
+  // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
+  dailyBackups = startDailyBackups(appContext);
 
   mainWindow = createMainWindow();
   app.on('activate', () => {
@@ -173,6 +177,7 @@ app.on('will-quit', (event) => {
       console.error('Closing the API server failed:', error);
     }
     await webhookDelivery?.stop();
+    await dailyBackups?.stop();
     appContext?.close();
     shutDown = true;
     app.quit();

@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAppContext, type AppContext } from './context';
+import { backupsFolder, dailyBackups, startDailyBackups, takeDailyBackup } from './dailyBackups';
+import { createOrgWithOwner } from '../domain/orgs';
+
+let dir: string;
+let app: AppContext;
+let clock: Date;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'shipdesk-backups-'));
+  clock = new Date('2026-11-01T23:30:00.000Z');
+  app = createAppContext({ dataDir: dir, now: () => clock });
+});
+afterEach(() => {
+  app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const nextDay = () => {
+  clock = new Date(clock.getTime() + 24 * 60 * 60 * 1000);
+};
+const orgCount = (file: string) => {
+  const copy = new Database(file, { readonly: true });
+  try {
+    expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+    return copy.prepare('SELECT count(*) FROM orgs').pluck().get();
+  } finally {
+    copy.close();
+  }
+};
+
+describe('daily backups (decisions §12)', () => {
+  it('writes one whole backup a day, with what was written before it, even what still waited for its commit', async () => {
+    await createOrgWithOwner(app, { orgName: 'Backed Up', email: 'b@example.com', password: 'long enough password' });
+    const file = await takeDailyBackup(app);
+    expect(file && basename(file)).toMatch(/^shipdesk(-[\w-]+)?-2026-11-01\.sqlite$/);
+    // The same day again: nothing new.
+    expect(await takeDailyBackup(app)).toBeNull();
+    expect(readdirSync(backupsFolder(dir))).toEqual([basename(file as string)]);
+    expect(orgCount(file as string)).toBe(1);
+  });
+
+  it('keeps the newest seven and never touches other files in the folder', async () => {
+    mkdirSync(backupsFolder(dir), { recursive: true });
+    const others = ['shipdesk-other-2020-01-01.sqlite', 'notes.txt', 'my-copy.sqlite'];
+    for (const name of others) writeFileSync(join(backupsFolder(dir), name), 'not mine');
+    const days: string[] = [];
+    for (let day = 0; day < 10; day++) {
+      await createOrgWithOwner(app, { orgName: `Org ${day}`, email: `o${day}@example.com`, password: 'long enough password' });
+      days.push(clock.toISOString().slice(0, 10));
+      await takeDailyBackup(app);
+      nextDay();
+    }
+    const kept = dailyBackups(dir, app.db.$client.name);
+    expect(kept).toHaveLength(7);
+    expect(kept.map((file) => /(\d{4}-\d{2}-\d{2})\.sqlite$/.exec(file)?.[1])).toEqual(days.slice(3).reverse());
+    // Each backup holds the database as it was that day.
+    expect(orgCount(kept[0] as string)).toBe(10);
+    expect(orgCount(kept[6] as string)).toBe(4);
+    for (const name of others) expect(existsSync(join(backupsFolder(dir), name)), name).toBe(true);
+    expect(readdirSync(backupsFolder(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('takes the day’s backup when started and stops cleanly', async () => {
+    const schedule = startDailyBackups(app, 60_000);
+    await schedule.stop();
+    expect(dailyBackups(dir, app.db.$client.name)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * decisions §12: the app keeps 7 daily backups. Once a (UTC) day — checked when the app starts and
+ * every hour while it runs — an online SQLite backup of the profile's database is written to
+ * `<data folder>/backups/<database name>-YYYY-MM-DD.sqlite`. It is written under a temporary name
+ * and renamed when complete, so a file with a backup's name is always a whole backup; the oldest
+ * beyond seven are then deleted. Other files in the folder (another profile's backups, a copy the
+ * user put there) are never touched.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import type { AppContext } from './context';
+import { durable } from '../db/tx';
+
+export const DAILY_BACKUPS_KEPT = 7;
+const HOUR_MS = 60 * 60 * 1000;
+
+export function backupsFolder(dataDir: string): string {
+  return join(dataDir, 'backups');
+}
+
+/** `shipdesk.sqlite` → `shipdesk-`; a backup of that database is `shipdesk-2026-11-22.sqlite`. */
+function backupPrefix(databaseFile: string): string {
+  return `${basename(databaseFile, extname(databaseFile))}-`;
+}
+
+/** This database's daily backups in the folder, newest first. */
+export function dailyBackups(dataDir: string, databaseFile: string): string[] {
+  const folder = backupsFolder(dataDir);
+  if (!existsSync(folder)) return [];
+  const prefix = backupPrefix(databaseFile);
+  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d{4}-\\d{2}-\\d{2}\\.sqlite$`);
+  return readdirSync(folder)
+    .filter((name) => pattern.test(name))
+    .sort()
+    .reverse()
+    .map((name) => join(folder, name));
+}
+
+/**
+ * Takes today's backup unless it exists, then keeps the newest seven. Returns the file written, or
+ * null when today's was already there.
+ */
+export async function takeDailyBackup(app: AppContext): Promise<string | null> {
+  const databaseFile = app.db.$client.name;
+  const folder = backupsFolder(app.dataDir);
+  const day = app.now().toISOString().slice(0, 10);
+  const file = join(folder, `${backupPrefix(databaseFile)}${day}.sqlite`);
+  if (existsSync(file)) return null;
+  mkdirSync(folder, { recursive: true });
+  // What is waiting for its group commit goes into the backup too.
+  await durable(app.db);
+  const partial = `${file}.partial`;
+  try {
+    await app.db.$client.backup(partial);
+    renameSync(partial, file);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  for (const old of dailyBackups(app.dataDir, databaseFile).slice(DAILY_BACKUPS_KEPT)) rmSync(old, { force: true });
+  return file;
+}
+
+export interface BackupSchedule {
+  /** Stops the timer and waits for a backup in progress, before the database closes. */
+  stop(): Promise<void>;
+}
+
+/** Takes the day's backup now and checks again every hour; the timer keeps no process alive. */
+export function startDailyBackups(app: AppContext, intervalMs = HOUR_MS): BackupSchedule {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = takeDailyBackup(app)
+      // A failed backup (a full disk, say) must not stop the app; the next hour tries again.
+      .catch((error: unknown) => console.error('Daily backup failed:', error instanceof Error ? error.message : error))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
