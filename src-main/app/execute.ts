@@ -8,6 +8,7 @@ import { authenticate, bearerCredential } from '../domain/auth/authenticate';
 import { scopesIn, type Principal } from '../domain/auth/principal';
 import { handlers } from '../handlers';
 import { whenDurable } from '../db/groupCommit';
+import { inOperation } from '../db/slowQueries';
 import { JsonText } from './jsonText';
 
 /** What a door hands over: the raw, unparsed parts of a call. */
@@ -37,7 +38,7 @@ export interface CallResult {
 export async function execute(app: AppContext, operationId: string, raw: RawInput, door: Door): Promise<CallResult> {
   let outcome: CallResult;
   try {
-    outcome = await run(app, operationId, raw, door);
+    outcome = await inOperation(operationId, () => run(app, operationId, raw, door));
   } catch (error) {
     await answerable(app);
     throw error;

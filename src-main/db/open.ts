@@ -6,6 +6,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
 import { registerConnection } from './prepared';
+import { defaultSlowQueryReport, SLOW_QUERY_MS, timeStatement, type SlowQuery } from './slowQueries';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -13,6 +14,10 @@ export const defaultMigrationsFolder = fileURLToPath(new URL('./migrations', imp
 
 export interface OpenOptions {
   migrationsFolder?: string;
+  /** Statements slower than this many ms are reported (default 40). */
+  slowQueryMs?: number;
+  /** Where slow statements go (default: a warning on stderr). */
+  onSlowQuery?: (slow: SlowQuery) => void;
 }
 
 /** Opens (creating if needed) one profile's database: pragmas of decisions §1, then migrations. */
@@ -31,7 +36,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // Shipment reads are built as JSON by SQLite (shipmentJson.ts); documents travel as base64.
     client.function('base64', { deterministic: true }, (value: unknown) => (Buffer.isBuffer(value) ? value.toString('base64') : value));
     refuseNewerDatabase(client, migrationsFolder);
-    cacheStatements(client);
+    cacheStatements(client, 1000, (statement) => timeStatement(statement, options.slowQueryMs ?? SLOW_QUERY_MS, options.onSlowQuery ?? defaultSlowQueryReport));
     const db = drizzle(client, { schema }) as Db;
     migrate(db, { migrationsFolder });
     registerConnection(db);
@@ -85,7 +90,7 @@ export function databaseExists(file: string): boolean {
  * Drizzle switches a statement to raw (array) rows before each read it maps itself and uses plain
  * rows otherwise, so a statement handed out again starts in plain mode.
  */
-export function cacheStatements(client: Database.Database, capacity = 1000): void {
+export function cacheStatements(client: Database.Database, capacity = 1000, onCompile?: (statement: Database.Statement) => void): void {
   const compile = client.prepare.bind(client);
   const cache = new Map<string, Database.Statement>();
   client.prepare = ((source: string) => {
@@ -96,6 +101,7 @@ export function cacheStatements(client: Database.Database, capacity = 1000): voi
       if (statement.reader) statement.raw(false);
     } else {
       statement = compile(source);
+      onCompile?.(statement);
       if (cache.size >= capacity) cache.delete(cache.keys().next().value as string);
     }
     cache.set(source, statement);
