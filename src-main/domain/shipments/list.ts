@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Page } from '../../../src-shared/schemas/common';
 import type { ShipmentListItem, shipmentListQuery } from '../../../src-shared/schemas/shipment';
@@ -27,16 +27,30 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
     query.search || query.orderId
       ? (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0)
       : countedShipments(app.db, orgId, query.status);
-  return paginate(query, total, (limit, offset) =>
-    app.db
-      .select({ shipment: shipments, senderAddress: senderAddresses })
+  return paginate(query, total, (limit, offset) => {
+    // The page's ids first: skipping `offset` rows then walks an index only (for the default order
+    // and the status filter, a covering one), not every skipped row and its sender address.
+    const ids = app.db
+      .select({ id: shipments.id })
       .from(shipments)
-      .innerJoin(senderAddresses, eq(senderAddresses.id, shipments.senderAddressId))
       .where(where)
       .orderBy(...sortOrder(query.sort))
       .limit(limit)
       .offset(offset)
       .all()
+      .map((row) => row.id);
+    if (!ids.length) return [];
+    const rows = new Map(
+      app.db
+        .select({ shipment: shipments, senderAddress: senderAddresses })
+        .from(shipments)
+        .innerJoin(senderAddresses, eq(senderAddresses.id, shipments.senderAddressId))
+        .where(inArray(shipments.id, ids))
+        .all()
+        .map((row) => [row.shipment.id, row]),
+    );
+    return ids
+      .map((id) => rows.get(id) as NonNullable<ReturnType<typeof rows.get>>)
       .map(({ shipment, senderAddress }) => ({
         id: shipment.id,
         reference: shipment.reference,
@@ -46,8 +60,8 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
         senderAddress: toSenderAddress(senderAddress),
         createdAt: shipment.createdAt,
         updatedAt: shipment.updatedAt,
-      })),
-  );
+      }));
+  });
 }
 
 /** The trigger-maintained count (migration 0002): O(1) however many shipments there are. */
