@@ -38,7 +38,7 @@ export interface CallResult {
 export async function execute(app: AppContext, operationId: string, raw: RawInput, door: Door): Promise<CallResult> {
   let outcome: CallResult;
   try {
-    outcome = await inOperation(operationId, () => run(app, operationId, raw, door));
+    outcome = await run(app, operationId, raw, door);
   } catch (error) {
     await answerable(app);
     throw error;
@@ -81,7 +81,8 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
     call: CallContext,
     input: { params: unknown; query: unknown; body: unknown },
   ) => unknown;
-  const result = await handler(call, { params, query, body });
+  // Slow statements of the handler are logged with the operation's id (db/slowQueries.ts).
+  const result = await inOperation(op.id, () => handler(call, { params, query, body }));
 
   if (app.checkResponses && op.responseKind === 'json') {
     const checked = op.response.safeParse(result instanceof JsonText ? result.parse() : result);

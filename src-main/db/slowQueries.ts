@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 
 /**
@@ -7,7 +6,10 @@ import type Database from 'better-sqlite3';
  * is reported, never the parameters: they may hold customer data or a token's hash.
  */
 export interface SlowQuery {
-  /** The operation id (`shipments.list`), or null for work outside a call (start-up, webhooks). */
+  /**
+   * The operation id (`shipments.list`) when its handler ran the statement; null for work outside
+   * a call (start-up, webhook runs) and for the steps of an async handler after its first await.
+   */
   operationId: string | null;
   sql: string;
   ms: number;
@@ -15,15 +17,27 @@ export interface SlowQuery {
 
 export const SLOW_QUERY_MS = 40;
 
-const operation = new AsyncLocalStorage<string>();
+let currentOperation: string | null = null;
 
-/** Runs a call of `operationId`; statements it runs, across its awaits, are attributed to it. */
+/**
+ * Runs a handler of `operationId`: the statements it runs before it first awaits are attributed to
+ * it. Statements are synchronous and handlers never interleave inside that stretch, so the
+ * attribution is never wrong; it stops at the first await, where AsyncLocalStorage would carry on
+ * at the price of a hook on every promise of every request.
+ */
 export function inOperation<T>(operationId: string, work: () => T): T {
-  return operation.run(operationId, work);
+  const outer = currentOperation;
+  currentOperation = operationId;
+  try {
+    return work();
+  } finally {
+    currentOperation = outer;
+  }
 }
 
 export function defaultSlowQueryReport({ operationId, sql, ms }: SlowQuery): void {
-  console.warn(`Slow query: ${ms.toFixed(0)} ms in ${operationId ?? 'background work'}: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`);
+  const where = operationId ?? 'background work or a later step of an async call';
+  console.warn(`Slow query: ${ms.toFixed(0)} ms in ${where}: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`);
 }
 
 /** Wraps a statement's running methods with a clock; a fast statement costs two reads of it. */
@@ -37,7 +51,7 @@ export function timeStatement(statement: Database.Statement, thresholdMs: number
           return original.apply(this, args);
         } finally {
           const ms = performance.now() - started;
-          if (ms > thresholdMs) report({ operationId: operation.getStore() ?? null, sql: statement.source, ms });
+          if (ms > thresholdMs) report({ operationId: currentOperation, sql: statement.source, ms });
         }
       },
     });
