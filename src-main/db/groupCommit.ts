@@ -53,7 +53,11 @@ export function commitWriteGroup(client: Database.Database): void {
     client.exec('COMMIT');
     group.resolve();
   } catch (error) {
-    if (client.open && client.inTransaction) client.exec('ROLLBACK');
+    try {
+      if (client.open && client.inTransaction) client.exec('ROLLBACK');
+    } catch {
+      // The commit's own error is the one to report; a failed rollback leaves SQLite to recover.
+    }
     group.reject(error);
   }
 }
