@@ -20,7 +20,7 @@ import { commitWriteGroup } from '../src-main/db/groupCommit';
 import { batchSplitParcel } from '../src-main/domain/shipments/split';
 import { billingPeriod } from '../src-main/domain/usage';
 
-// Enough runs that a few slow ones (a WAL checkpoint inside a commit, the VM's noise) do not move the median.
+// Enough runs that a few slow ones (on this VM some take twice as long, on either side) do not move the median.
 const runs = Number(process.argv[2] ?? 15);
 const LINES = 100;
 
