@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, extname, join } from 'node:path';
 import type { AppContext } from './context';
 import { durable } from '../db/tx';
+import { repeatInBackground, type BackgroundTask } from './backgroundTask';
 
 export const DAILY_BACKUPS_KEPT = 7;
 const HOUR_MS = 60 * 60 * 1000;
@@ -60,32 +61,8 @@ export async function takeDailyBackup(app: AppContext): Promise<string | null> {
   return file;
 }
 
-export interface BackupSchedule {
-  /** Stops the timer and waits for a backup in progress, before the database closes. */
-  stop(): Promise<void>;
-}
-
 /** Takes the day's backup now and checks again every hour; the timer keeps no process alive. */
-export function startDailyBackups(app: AppContext, intervalMs = HOUR_MS): BackupSchedule {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = takeDailyBackup(app)
-      // A failed backup (a full disk, say) must not stop the app; the next hour tries again.
-      .catch((error: unknown) => console.error('Daily backup failed:', error instanceof Error ? error.message : error))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startDailyBackups(app: AppContext, intervalMs = HOUR_MS): BackgroundTask {
+  // A failed backup (a full disk, say) must not stop the app; the next hour tries again.
+  return repeatInBackground('Daily backup', intervalMs, () => takeDailyBackup(app));
 }

@@ -7,6 +7,7 @@ import { durable, inWriteTransaction } from '../db/tx';
 import type { AppContext } from '../app/context';
 import { paginate } from './pagination';
 import { findWebhookRow, signPayload, webhookSigningSecret } from './webhooks';
+import { repeatInBackground, type BackgroundTask } from '../app/backgroundTask';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -192,33 +193,9 @@ export async function runOnce(app: AppContext): Promise<void> {
   await sendDueDeliveries(app);
 }
 
-export interface DeliveryWorker {
-  /** Stops the timer and waits for a run in progress, before the database closes. */
-  stop(): Promise<void>;
-}
-
 /** Runs the worker every `intervalMs` in the background; runs never overlap and the timer keeps no process alive. */
-export function start(app: AppContext, intervalMs = 2000): DeliveryWorker {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = runOnce(app)
-      .catch((error: unknown) => console.error('Webhook delivery run failed:', error instanceof Error ? error.message : error))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function start(app: AppContext, intervalMs = 2000): BackgroundTask {
+  return repeatInBackground('Webhook delivery run', intervalMs, () => runOnce(app));
 }
 
 /** The delivery records of one webhook of the org, newest first; 404 for another org's webhook. */

@@ -11,8 +11,9 @@ import { APP_ORIGIN, APP_SCHEME, handleAppRequest, trustedPageCheck } from './pr
 import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } from './windowState';
 import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
-import { start as startWebhookDelivery, type DeliveryWorker } from '../domain/webhookDelivery';
-import { startDailyBackups, type BackupSchedule } from '../app/dailyBackups';
+import { start as startWebhookDelivery } from '../domain/webhookDelivery';
+import { startDailyBackups } from '../app/dailyBackups';
+import type { BackgroundTask } from '../app/backgroundTask';
 
 /**
  * The Electron shell: windows, the app:// protocol, and the two doors (HTTP on 127.0.0.1, IPC)
@@ -38,8 +39,8 @@ let mainWindow: BrowserWindow | null = null;
 let appContext: AppContext | null = null;
 let httpServer: FastifyInstance | null = null;
 let ipc: IpcRegistration | null = null;
-let webhookDelivery: DeliveryWorker | null = null;
-let dailyBackups: BackupSchedule | null = null;
+let webhookDelivery: BackgroundTask | null = null;
+let dailyBackups: BackgroundTask | null = null;
 
 if (!app.requestSingleInstanceLock()) {
   // A second start would open the same SQLite file and port; hand over to the running one instead.
