@@ -5,7 +5,7 @@
  * a shipment its API shape; `GET …/shipments/{id}` sends the text as it is, everything else parses
  * it. One statement instead of nine queries and a JavaScript mapping is what keeps a read cheap.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import {
   documents,
@@ -19,6 +19,7 @@ import {
   shippingRules,
 } from '../../db/schema';
 import type { Db } from '../../db/open';
+import type { WatchedTable } from '../../db/readCache';
 
 /** Empty text for a missing optional string (decisions §1: the field is present, `''`). */
 const text = (column: SQLiteColumn) => sql`coalesce(${column}, '')`;
@@ -142,3 +143,40 @@ export const ruleSummaryJsonById = (root: Db) =>
     .from(shippingRules)
     .where(sql`${shippingRules.id} = ${sql.placeholder('ruleId')}`)
     .prepare();
+
+const byShipment = (table: Parameters<typeof getTableName>[0] & { shipmentId: { name: string } }): WatchedTable => ({
+  table: getTableName(table),
+  key: `ROW."${table.shipmentId.name}"`,
+});
+
+/**
+ * Every table the full read is built from, and how a written row names its shipment: the read cache
+ * (readCache.ts) watches exactly these. A table added to the read belongs here too.
+ */
+export const tablesOfTheFullRead: WatchedTable[] = [
+  { table: getTableName(shipments), key: `ROW."${shipments.id.name}"` },
+  byShipment(shipmentParties),
+  byShipment(parcels),
+  {
+    table: getTableName(parcelOrderLines),
+    key: `(SELECT "${parcels.shipmentId.name}" FROM "${getTableName(parcels)}" WHERE "${parcels.id.name}" = ROW."${parcelOrderLines.parcelId.name}")`,
+  },
+  byShipment(documents),
+  byShipment(shipmentErrors),
+  byShipment(shipmentActivities),
+  byShipment(shipmentLogs),
+  // The rule summary shows in every shipment that uses the rule: a change to it drops them all.
+  {
+    table: getTableName(shippingRules),
+    key: null,
+    columns: [
+      shippingRules.name,
+      shippingRules.carrierId,
+      shippingRules.productId,
+      shippingRules.services,
+      shippingRules.senderAddressId,
+      shippingRules.returnShippingRuleId,
+      shippingRules.autoCreateReturnShipment,
+    ].map((column) => column.name),
+  },
+];
