@@ -16,9 +16,9 @@ export interface AppContext {
   dataDir: string;
   now: () => Date;
   failedAuth: FailedAuthLimiter;
-  /** Committed full reads of shipments, for `GET …/shipments/{id}` (domain/shipments/readCache.ts). */
   /** Looked at once per request by the dispatcher, for the caches below (db/readCache.ts). */
   foreignCommits: ForeignCommits;
+  /** Committed full reads of shipments, for `GET …/shipments/{id}` (domain/shipments/readCache.ts). */
   shipmentReads: CommittedReadCache<string>;
   /** Valid API tokens by hash (domain/auth/authenticate.ts). */
   tokens: CommittedReadCache<TokenAuth>;

@@ -7,7 +7,7 @@ import type { CallContext } from './call';
 import { authenticate, bearerCredential } from '../domain/auth/authenticate';
 import { scopesIn, type Principal } from '../domain/auth/principal';
 import { handlers } from '../handlers';
-import { whenDurable } from '../db/groupCommit';
+import { durable } from '../db/tx';
 import { inOperation } from '../db/slowQueries';
 import { JsonText } from './jsonText';
 
@@ -36,25 +36,17 @@ export interface CallResult {
  * caller learns nothing about the input's validity.
  */
 export async function execute(app: AppContext, operationId: string, raw: RawInput, door: Door): Promise<CallResult> {
+  // An answer, even an error, may rest on writes of this turn not yet committed (group commit,
+  // db/groupCommit.ts): it leaves only once they are on disk; a failed commit makes it a 500.
   let outcome: CallResult;
   try {
     outcome = await run(app, operationId, raw, door);
   } catch (error) {
-    await answerable(app);
+    await durable(app.db);
     throw error;
   }
-  await answerable(app);
+  await durable(app.db);
   return outcome;
-}
-
-/**
- * An answer, even an error, may rest on writes of this turn that are not committed yet (group
- * commit, db/groupCommit.ts): it leaves only once they are on disk. A failed commit turns it into
- * a 500. Without pending writes it returns at once, without waiting a tick.
- */
-async function answerable(app: AppContext): Promise<void> {
-  const pending = whenDurable(app.db.$client);
-  if (pending) await pending;
 }
 
 async function run(app: AppContext, operationId: string, raw: RawInput, door: Door): Promise<CallResult> {
