@@ -26,3 +26,39 @@ test('first start offers setup, then the app; a second visit asks to sign in', a
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
+
+test('a settings row is deleted only after "Delete" in the confirm dialog; "Keep it" keeps it', async ({ page }) => {
+  // The file's server is shared: set it up here too when this test runs on its own.
+  const status = (await (await page.request.get('/setup')).json()) as { needsSetup: boolean };
+  if (status.needsSetup) {
+    await page.request.post('/setup', { data: { orgName: 'Acme Warehouse', name: 'Ann Packer', email: 'ann@acme.example', password: 'a long password' } });
+  }
+  await page.goto('/');
+  await page.getByLabel('Email').fill('ann@acme.example');
+  await page.getByLabel('Password').fill('a long password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const main = page.getByRole('main');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sender addresses' }).click();
+  await main.getByRole('button', { name: 'New sender address' }).click();
+  const form = page.getByRole('dialog', { name: 'New sender address' });
+  await form.getByLabel('Name (required)').fill('Overflow store');
+  await form.getByLabel('Address line 1 (required)').fill('Lagervej 3');
+  await form.getByLabel('Postal code (required)').fill('8200');
+  await form.getByLabel('City (required)').fill('Aarhus N');
+  await form.getByLabel('Country (required)').selectOption('DK');
+  await form.getByRole('button', { name: 'Create sender address' }).click();
+  const table = main.getByRole('table', { name: 'Sender addresses' });
+  await expect(table).toContainText('Overflow store');
+
+  const confirm = page.getByRole('dialog', { name: 'Delete sender address' });
+  await table.getByRole('button', { name: 'Delete Overflow store' }).click();
+  await expect(confirm).toContainText('Delete Overflow store? Carriers or rules that use it must be moved to another address first.');
+  await confirm.getByRole('button', { name: 'Keep it' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(table).toContainText('Overflow store');
+
+  await table.getByRole('button', { name: 'Delete Overflow store' }).click();
+  await confirm.getByRole('button', { name: 'Delete sender address' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(table).not.toContainText('Overflow store');
+});

@@ -10,7 +10,6 @@ import { useOrgId } from '../../lib/session';
 import { CarrierProducts } from './CarrierProducts';
 import {
   CheckboxField,
-  ConfirmDialog,
   EditorForm,
   PageHeader,
   ReadOnlyNote,
@@ -21,6 +20,7 @@ import {
   useConfirmTarget,
   useEditor,
   SettingsTable,
+  DeleteConfirmDialog,
 } from './shared';
 
 interface CarrierDraft {
@@ -183,21 +183,12 @@ export function CarriersScreen() {
         {productsOf && <CarrierProducts carrier={productsOf} />}
       </Dialog>
 
-      <ConfirmDialog
-        open={remove.open}
-        title="Delete carrier"
-        message={
-          <p>
-            Delete <strong>{remove.target?.name}</strong>? Shipping rules that use it stop working; shipments already booked keep their labels.
-          </p>
-        }
-        confirmLabel="Delete carrier"
-        onCancel={remove.cancel}
-        onConfirm={async () => {
-          await client.call('carriers.delete', { params: { orgId, carrierId: remove.target?.id ?? '' } });
-          remove.cancel();
-          list.reload();
-        }}
+      <DeleteConfirmDialog
+        confirm={remove}
+        noun="carrier"
+        consequence="Shipping rules that use it stop working; shipments already booked keep their labels."
+        remove={(target) => client.call('carriers.delete', { params: { orgId, carrierId: target.id } })}
+        onDeleted={list.reload}
       />
     </div>
   );

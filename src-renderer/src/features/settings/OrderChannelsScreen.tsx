@@ -5,7 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { ConfirmDialog, EditorForm, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable } from './shared';
+import { EditorForm, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable, DeleteConfirmDialog } from './shared';
 
 type SecretKey = (typeof orderChannelSecretKeys)[number];
 
@@ -143,21 +143,12 @@ export function OrderChannelsScreen() {
         )}
       </Dialog>
 
-      <ConfirmDialog
-        open={remove.open}
-        title="Delete order channel"
-        message={
-          <p>
-            Delete <strong>{remove.target?.name}</strong>? Its orders stay, but no new orders can be added to it.
-          </p>
-        }
-        confirmLabel="Delete order channel"
-        onCancel={remove.cancel}
-        onConfirm={async () => {
-          await client.call('orderChannels.delete', { params: { orgId, channelId: remove.target?.id ?? '' } });
-          remove.cancel();
-          list.reload();
-        }}
+      <DeleteConfirmDialog
+        confirm={remove}
+        noun="order channel"
+        consequence="Its orders stay, but no new orders can be added to it."
+        remove={(target) => client.call('orderChannels.delete', { params: { orgId, channelId: target.id } })}
+        onDeleted={list.reload}
       />
     </div>
   );

@@ -8,7 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { CheckboxField, ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable } from './shared';
+import { CheckboxField, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable, DeleteConfirmDialog } from './shared';
 
 interface PrinterDraft {
   name: string;
@@ -97,21 +97,12 @@ export function PrintersScreen() {
         )}
       </Dialog>
 
-      <ConfirmDialog
-        open={remove.open}
-        title="Delete printer"
-        message={
-          <p>
-            Delete <strong>{remove.target?.name}</strong>? Rules that print to it fall back to the default printer.
-          </p>
-        }
-        confirmLabel="Delete printer"
-        onCancel={remove.cancel}
-        onConfirm={async () => {
-          await client.call('printers.delete', { params: { orgId, printerId: remove.target?.id ?? '' } });
-          remove.cancel();
-          list.reload();
-        }}
+      <DeleteConfirmDialog
+        confirm={remove}
+        noun="printer"
+        consequence="Rules that print to it fall back to the default printer."
+        remove={(target) => client.call('printers.delete', { params: { orgId, printerId: target.id } })}
+        onDeleted={list.reload}
       />
     </div>
   );

@@ -6,7 +6,6 @@ import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import {
-  ConfirmDialog,
   CountrySelect,
   EditorForm,
   PageHeader,
@@ -18,6 +17,7 @@ import {
   useEditor,
   editDeleteColumn,
   SettingsTable,
+  DeleteConfirmDialog,
 } from './shared';
 
 interface AddressDraft {
@@ -112,21 +112,12 @@ export function SenderAddressesScreen() {
         )}
       </Dialog>
 
-      <ConfirmDialog
-        open={remove.open}
-        title="Delete sender address"
-        message={
-          <p>
-            Delete <strong>{remove.target?.name}</strong>? Carriers or rules that use it must be moved to another address first.
-          </p>
-        }
-        confirmLabel="Delete sender address"
-        onCancel={remove.cancel}
-        onConfirm={async () => {
-          await client.call('senderAddresses.delete', { params: { orgId, addressId: remove.target?.id ?? '' } });
-          remove.cancel();
-          list.reload();
-        }}
+      <DeleteConfirmDialog
+        confirm={remove}
+        noun="sender address"
+        consequence="Carriers or rules that use it must be moved to another address first."
+        remove={(target) => client.call('senderAddresses.delete', { params: { orgId, addressId: target.id } })}
+        onDeleted={list.reload}
       />
     </div>
   );

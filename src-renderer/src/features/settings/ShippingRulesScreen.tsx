@@ -8,7 +8,7 @@ import { useOrgId } from '../../lib/session';
 import { describeCondition } from './conditions';
 import { RuleMatchExplainer } from './RuleMatchExplainer';
 import { ShippingRuleFields, blankRule, ruleBody, ruleDraftOf, type RuleDraft } from './ShippingRuleForm';
-import { ConfirmDialog, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable } from './shared';
+import { EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable, DeleteConfirmDialog } from './shared';
 
 /** Product names of the carriers on screen, for the list (rules store only the product id). */
 function useProductNames(orgId: string, carrierIds: string[]): Map<string, string> {
@@ -101,21 +101,12 @@ export function ShippingRulesScreen() {
         )}
       </Dialog>
 
-      <ConfirmDialog
-        open={remove.open}
-        title="Delete shipping rule"
-        message={
-          <p>
-            Delete <strong>{remove.target?.name}</strong>? New shipments no longer get it; shipments it was applied to keep their carrier.
-          </p>
-        }
-        confirmLabel="Delete shipping rule"
-        onCancel={remove.cancel}
-        onConfirm={async () => {
-          await client.call('shippingRules.delete', { params: { orgId, ruleId: remove.target?.id ?? '' } });
-          remove.cancel();
-          list.reload();
-        }}
+      <DeleteConfirmDialog
+        confirm={remove}
+        noun="shipping rule"
+        consequence="New shipments no longer get it; shipments it was applied to keep their carrier."
+        remove={(target) => client.call('shippingRules.delete', { params: { orgId, ruleId: target.id } })}
+        onDeleted={list.reload}
       />
     </div>
   );

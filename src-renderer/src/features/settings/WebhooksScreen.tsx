@@ -9,7 +9,6 @@ import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import {
   CheckboxField,
-  ConfirmDialog,
   EditorForm,
   PageHeader,
   ReadOnlyNote,
@@ -21,6 +20,7 @@ import {
   useEditor,
   editDeleteColumn,
   SettingsTable,
+  DeleteConfirmDialog,
 } from './shared';
 
 interface WebhookDraft {
@@ -122,21 +122,12 @@ export function WebhooksScreen() {
         )}
       </Dialog>
 
-      <ConfirmDialog
-        open={remove.open}
-        title="Delete webhook"
-        message={
-          <p>
-            Delete <strong>{remove.target?.name}</strong>? Calls not yet delivered to it are dropped.
-          </p>
-        }
-        confirmLabel="Delete webhook"
-        onCancel={remove.cancel}
-        onConfirm={async () => {
-          await client.call('webhooks.delete', { params: { orgId, webhookId: remove.target?.id ?? '' } });
-          remove.cancel();
-          list.reload();
-        }}
+      <DeleteConfirmDialog
+        confirm={remove}
+        noun="webhook"
+        consequence="Calls not yet delivered to it are dropped."
+        remove={(target) => client.call('webhooks.delete', { params: { orgId, webhookId: target.id } })}
+        onDeleted={list.reload}
       />
     </div>
   );

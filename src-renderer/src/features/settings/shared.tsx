@@ -4,6 +4,7 @@ import { ApiError } from '../../../../src-shared/errors';
 import { countryCodes } from '../../../../src-shared/schemas/common';
 import { grants, roleScopes, type Resource, type Role } from '../../../../src-shared/scopes';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormActions, fieldErrors } from '../../components/forms';
 import { useSession } from '../../lib/session';
 import type { Loaded } from '../../lib/api';
@@ -221,6 +222,38 @@ export function useConfirmTarget<T>() {
     ask: (target: T) => setState({ open: true, target }),
     cancel: () => setState((previous) => ({ ...previous, open: false })),
   };
+}
+
+/**
+ * "Delete <name>?" for a settings row asked for with useConfirmTarget: runs `remove`, then closes
+ * and lets the screen reload its list. `consequence` says what the delete does to the rest.
+ */
+export function DeleteConfirmDialog<T extends { id: string; name: string }>(props: {
+  confirm: ReturnType<typeof useConfirmTarget<T>>;
+  noun: string;
+  consequence: string;
+  remove: (target: T) => Promise<unknown>;
+  onDeleted: () => void;
+}) {
+  const { confirm } = props;
+  return (
+    <ConfirmDialog
+      open={confirm.open}
+      title={`Delete ${props.noun}`}
+      message={
+        <p>
+          Delete <strong>{confirm.target?.name}</strong>? {props.consequence}
+        </p>
+      }
+      confirmLabel={`Delete ${props.noun}`}
+      onCancel={confirm.cancel}
+      onConfirm={async () => {
+        if (confirm.target) await props.remove(confirm.target);
+        confirm.cancel();
+        props.onDeleted();
+      }}
+    />
+  );
 }
 
 /** The Edit / Delete buttons of a settings row, each named after the row for screen readers. */
