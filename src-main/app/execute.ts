@@ -10,6 +10,7 @@ import { handlers } from '../handlers';
 import { durable } from '../db/tx';
 import { inOperation } from '../db/slowQueries';
 import { JsonText } from './jsonText';
+import { idempotentRequest, underIdempotencyKey } from './idempotency';
 
 /** What a door hands over: the raw, unparsed parts of a call. */
 export interface RawInput {
@@ -22,12 +23,16 @@ export interface Door {
   /** The Authorization header value as received, if any. */
   authorization: string | undefined;
   client: string;
+  /** The `Idempotency-Key` header of an HTTP POST (decisions §12); other doors send none. */
+  idempotencyKey?: string | string[];
 }
 
 export interface CallResult {
   op: AnyOperation;
   status: number;
   body: unknown;
+  /** The kept answer of an earlier request with the same Idempotency-Key. */
+  replayed?: boolean;
 }
 
 /**
@@ -64,11 +69,28 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
     credential = optionalCredential(door);
   }
 
+  // After authentication and scope, so a revoked or narrowed credential never gets a kept answer.
+  const idempotent =
+    op.method === 'POST' && credential !== undefined && op.auth === 'credential'
+      ? idempotentRequest(door.idempotencyKey, credential, op.id, raw)
+      : null;
+  const perform = () => validateAndHandle(app, op, raw, { app, principal, credential, client: door.client });
+  if (!idempotent) return perform();
+  const result = await underIdempotencyKey(
+    app,
+    idempotent,
+    perform,
+    (error) => (error instanceof ApiError ? { status: error.status, body: error.toBody() } : { status: 500, body: null }),
+    op.responseKind === 'json',
+  );
+  return 'replayed' in result ? { op, ...result } : result;
+}
+
+async function validateAndHandle(app: AppContext, op: AnyOperation, raw: RawInput, call: CallContext): Promise<CallResult> {
   const params = parsePart(op.params, raw.params ?? {}, 'params');
   const query = parsePart(op.query, raw.query ?? {}, 'query');
   const body = parsePart(op.body, raw.body, 'body', op.requestKind);
 
-  const call: CallContext = { app, principal, credential, client: door.client };
   const handler = handlers[op.id as keyof typeof handlers] as unknown as (
     call: CallContext,
     input: { params: unknown; query: unknown; body: unknown },

@@ -4,12 +4,10 @@ import { ApiError, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
 import { requestMediaType, type AnyOperation, type RequestKind } from '../../src-shared/operation';
 import type { AppContext } from '../app/context';
-import { execute, type CallResult } from '../app/execute';
-import { durable } from '../db/tx';
+import { execute } from '../app/execute';
 import { JsonText } from '../app/jsonText';
 import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
-import { idempotentRequest, replayOrReserve, settle } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
 import { readRendererFile, rendererContentType, resolveRendererFile } from './renderer';
@@ -90,13 +88,11 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
       url: fastifyPath(op.path),
       config: { requestKind: op.requestKind },
       handler: async (request, reply) => {
-        const result = await idempotently(app, op, request, () =>
-          execute(
-            app,
-            op.id,
-            { params: request.params, query: request.query, body: request.body },
-            { authorization: request.headers.authorization, client: request.ip },
-          ),
+        const result = await execute(
+          app,
+          op.id,
+          { params: request.params, query: request.query, body: request.body },
+          { authorization: request.headers.authorization, client: request.ip, idempotencyKey: request.headers['idempotency-key'] },
         );
         if (result.replayed) reply.header('idempotent-replayed', 'true');
         reply.code(result.status);
@@ -119,38 +115,6 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)),
   );
   return server;
-}
-
-/**
- * Runs a call under its `Idempotency-Key`, if a POST sends one: a repeat gets the kept answer
- * (errors included) instead of running again. Without the header it simply runs.
- */
-async function idempotently(
-  app: AppContext,
-  op: AnyOperation,
-  request: FastifyRequest,
-  run: () => Promise<CallResult>,
-): Promise<CallResult & { replayed?: boolean }> {
-  const idempotent =
-    op.method === 'POST'
-      ? idempotentRequest(request.headers['idempotency-key'], request.headers.authorization, request.ip, op.method, request.url, request.body)
-      : null;
-  if (!idempotent) return run();
-  const kept = replayOrReserve(app, idempotent);
-  if (kept) return { op, status: kept.status, body: kept.body, replayed: true };
-  // The kept answer is written after the call; it too is on disk before the answer leaves.
-  let result: CallResult;
-  try {
-    result = await run();
-  } catch (error) {
-    const apiError = toApiError(error);
-    settle(app, idempotent, { status: apiError.status, body: apiError.toBody() });
-    await durable(app.db);
-    throw error;
-  }
-  settle(app, idempotent, op.responseKind === 'json' ? { status: result.status, body: result.body } : null);
-  await durable(app.db);
-  return result;
 }
 
 /** The request kind of the operation the route serves; undefined off the table (404, /docs). */

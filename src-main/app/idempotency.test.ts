@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
 
 let t: TestServer;
 let carrierId: string;
-let clock = Date.parse('2026-11-22T10:00:00.000Z');
+const start = Date.parse('2026-11-22T10:00:00.000Z');
+let clock = start;
 beforeAll(async () => {
   t = await startTestServer({ now: () => new Date(clock) });
   ({ carrierId } = await setupLocalCarrier(t));
@@ -59,5 +62,33 @@ describe('Idempotency-Key (decisions §12)', () => {
     expect((await post('x'.repeat(256), shipmentBody(carrierId))).status).toBe(400);
     const read = await t.request('GET', base(), { headers: { 'idempotency-key': 'read' } });
     expect(read.status).toBe(200);
+  });
+
+  it('never answers a revoked credential from the kept answers (401, not the replay)', async () => {
+    clock = start;
+    const token = await t.tokenWithScopes(t.org, ['write:all']);
+    const first = await post('before-revoke', shipmentBody(carrierId), token);
+    expect(first.status).toBe(201);
+    const tokenId = (await t.request('GET', `/orgs/${t.org.orgId}/api-tokens?limit=100`)).body.data.find(
+      (item: { tokenPrefix: string }) => token.startsWith(item.tokenPrefix),
+    ).id;
+    expect((await t.request('DELETE', `/orgs/${t.org.orgId}/api-tokens/${tokenId}`)).status).toBe(200);
+    const again = await post('before-revoke', shipmentBody(carrierId), token);
+    expect(again.status).toBe(401);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('keeps no readable secret: a token created under a key is not in the database files, yet is replayed', async () => {
+    const create = () =>
+      t.request('POST', `/orgs/${t.org.orgId}/api-tokens`, { body: { name: 'under a key', scopes: ['read:shipments'] }, headers: { 'idempotency-key': 'token-once' } });
+    const first = await create();
+    expect(first.status).toBe(201);
+    const secret = first.body.token as string;
+    expect(secret).toMatch(/^shpd_/);
+    const files = readdirSync(t.dir).filter((name) => name.includes('.sqlite'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) expect(readFileSync(join(t.dir, name)).includes(secret)).toBe(false);
+    const again = await create();
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.token]).toEqual([201, 'true', secret]);
   });
 });
