@@ -26,6 +26,23 @@ describe('PATCH status follows the transition table of decisions §4', () => {
   });
 
   for (const from of shipmentStatuses) {
+    const editable = (allowedSources.updateFields as readonly string[]).includes(from);
+    it(`${from} → ${from} (no move) and an empty body: ${editable ? '200' : '409'}`, async () => {
+      const shipment = await create();
+      forceStatus(shipment.id, from);
+      const events = (t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n;
+      for (const body of [{ status: from }, {}]) {
+        const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body });
+        expect(res.status, JSON.stringify(body)).toBe(editable ? 200 : 409);
+        if (editable) expect(res.body.activities.map((a: { action: string }) => a.action)).not.toContain('status_changed');
+        else expect(res.body.code).toBe('SHIPMENT_INVALID_STATE');
+      }
+      // A refused edit leaves no trace: no event, no new updatedAt.
+      if (!editable) {
+        expect((t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n).toBe(events);
+        expect((await t.request('GET', `${base()}/${shipment.id}`)).body.updatedAt).toBe(shipment.updatedAt);
+      }
+    });
     for (const to of shipmentStatuses) {
       if (from === to) continue;
       const allowed = patchTransitions[from].includes(to);
@@ -94,6 +111,27 @@ describe('PATCH fields', () => {
     expect(res.body.shippingRule).toMatchObject({ id: rule.body.id, name: 'Denmark parcels' });
     expect(res.body.activities.map((a: { action: string }) => a.action)).toContain('shipping_rule_applied');
     expect((await t.request('PATCH', `${base()}/${shipment.id}`, { body: { shippingRuleId: 'rul_unknown' } })).body.code).toBe('SHIPPING_RULE_NOT_FOUND');
+  });
+
+  it('rebuilds the sender party from a new sender address (direct or by a rule) unless the body names one', async () => {
+    const shipment = await create();
+    const addressBody = { name: 'Odense hub', attContact: 'Gate 4', address1: 'Havnegade 9', zipcode: '5000', city: 'Odense', countryCode: 'DK' };
+    const odense = (await t.request('POST', `/orgs/${t.org.orgId}/sender-addresses`, { body: addressBody })).body;
+    const receiver = shipment.parties.find((party: { type: string }) => party.type === 'receiver');
+    const moved = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { senderAddressId: odense.id } });
+    expect(moved.status).toBe(200);
+    const sender = moved.body.parties.find((party: { type: string }) => party.type === 'sender');
+    expect(sender).toMatchObject({ address1: 'Havnegade 9', postalCode: '5000', city: 'Odense', attention: 'Gate 4' });
+    expect(moved.body.parties.find((party: { type: string }) => party.type === 'receiver')).toEqual(receiver);
+
+    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, { body: shippingRuleBody(carrierId, senderAddressId, { name: 'Back to Aarhus' }) });
+    const byRule = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { shippingRuleId: rule.body.id } });
+    expect(byRule.body.senderAddressId).toBe(senderAddressId);
+    expect(byRule.body.parties.find((party: { type: string }) => party.type === 'sender').city).not.toBe('Odense');
+
+    const ownSender = { type: 'sender', name: 'Drop-ship Ltd', address1: 'Road 1', postalCode: '1000', city: 'Copenhagen', countryCode: 'DK' };
+    const named = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { senderAddressId: odense.id, parties: [ownSender, receiver] } });
+    expect(named.body.parties.find((party: { type: string }) => party.type === 'sender')).toMatchObject({ name: 'Drop-ship Ltd' });
   });
 
   it('refuses field changes outside draft, pending, on_hold and error', async () => {

@@ -15,7 +15,9 @@ import { withSenderParty } from './create';
 import { assertActionAllowed, assertTransition } from './lifecycle';
 import {
   findShipmentRow,
+  loadShipmentRecords,
   parcelDraftsFromInput,
+  partyInputOf,
   readShipment,
   recordActivity,
   replaceParcels,
@@ -32,7 +34,9 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
     const from = row.status as ShipmentStatus;
     const { status: target, ...fields } = input;
     const changesFields = Object.values(fields).some((value) => value !== undefined);
-    if (changesFields) assertActionAllowed('updateFields', shipmentId, from);
+    // Only a real status move is judged by the transition table; anything else — fields, an empty
+    // body, the status it already has — is an edit, refused once the shipment is booked or cancelled.
+    if (target === undefined || target === from || changesFields) assertActionAllowed('updateFields', shipmentId, from);
     if (target !== undefined) assertTransition(shipmentId, from, target);
 
     const changes: ShipmentChanges = {};
@@ -54,10 +58,14 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
     if (input.senderAddressId !== undefined) changes.senderAddressId = input.senderAddressId;
     if (target !== undefined) changes.status = target;
 
-    if (input.parties) {
+    const senderAddressChanged = changes.senderAddressId !== undefined && changes.senderAddressId !== row.senderAddressId;
+    if (input.parties || senderAddressChanged) {
       // An explicit address wins over a rule's (applied above), so a checked one is the one in use.
       const senderAddress = newSenderAddress ?? findSenderAddressRow(tx, orgId, changes.senderAddressId ?? row.senderAddressId);
-      replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddress, input.parties));
+      // A new sender address brings its own sender party (as on create, decisions §5) unless the
+      // body names one; the other parties stay as they are.
+      const parties = input.parties ?? (loadShipmentRecords(tx, [row])[0]?.parties ?? []).filter((party) => party.type !== 'sender').map(partyInputOf);
+      replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddress, parties));
     }
     if (input.parcels) replaceParcels(tx, shipmentId, parcelDraftsFromInput(input.parcels));
     tx.update(shipments)
