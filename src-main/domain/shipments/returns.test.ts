@@ -122,11 +122,13 @@ describe('create-return', () => {
     expect(events.map((event) => event.type)).toEqual(['shipment.created', 'shipment.dispatched']);
   });
 
-  it('allows several returns, each with its own readable reference', async () => {
+  it('allows several returns, each RET- + the original reference (decisions §7) and linked to it', async () => {
     const original = await dispatched(shipmentBody(carrierId, { reference: 'WEB-2002' }));
-    const refs = [];
-    for (let i = 0; i < 3; i++) refs.push((await createReturn(original.id)).body.reference);
-    expect(refs).toEqual(['RET-WEB-2002', 'RET-WEB-2002-2', 'RET-WEB-2002-3']);
+    const returns = [];
+    for (let i = 0; i < 3; i++) returns.push((await createReturn(original.id)).body);
+    expect(returns.map((ret) => ret.reference)).toEqual(['RET-WEB-2002', 'RET-WEB-2002', 'RET-WEB-2002']);
+    expect(new Set(returns.map((ret) => ret.id)).size).toBe(3);
+    expect(returns.map((ret) => ret.returnForShipmentId)).toEqual([original.id, original.id, original.id]);
     expect(returnsOf(original.id).map((row) => row.status)).toEqual(['dispatched', 'dispatched', 'dispatched']);
     expect((await get(original.id)).activities.filter((a: { action: string }) => a.action === 'return_created')).toHaveLength(3);
   });

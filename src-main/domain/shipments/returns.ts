@@ -63,20 +63,9 @@ function returnRoute(app: AppContext, db: ReadDb, original: ShipmentRow): Return
   );
 }
 
-/** `RET-<reference>`; a second return of the same shipment is `RET-<reference>-2`, and so on. */
-function returnReference(db: ReadDb, original: ShipmentRow): string {
-  const taken = new Set(
-    db
-      .select({ reference: shipments.reference })
-      .from(shipments)
-      .where(and(eq(shipments.orgId, original.orgId), eq(shipments.returnForShipmentId, original.id)))
-      .all()
-      .map((row) => row.reference),
-  );
-  const base = `RET-${original.reference}`;
-  let reference = base;
-  for (let n = 2; taken.has(reference); n++) reference = `${base}-${n}`;
-  return reference;
+/** decisions §7: `RET-` + the original's reference, for every return of it (references need not be unique; `returnForShipmentId` links them). */
+function returnReference(original: ShipmentRow): string {
+  return `RET-${original.reference}`;
 }
 
 /** The original's sender becomes the receiver and the other way round; other parties are dropped. */
@@ -126,7 +115,7 @@ export async function createReturn(app: AppContext, orgId: string, shipmentId: s
     }
     const route = returnRoute(app, tx, row);
     const created = insertShipment(tx, now, orgId, {
-      reference: returnReference(tx, row),
+      reference: returnReference(row),
       senderAddressId: row.senderAddressId,
       type: 'inbound',
       carrier: route.carrier,

@@ -231,6 +231,27 @@ describe('split', () => {
     expect(third.body.newShipment.reference).toBe('WAVE-9-4');
   });
 
+  it('takes the lowest free suffix: an unrelated "ACME-2024" or a body\'s "PM-7" does not push the numbers up', async () => {
+    await createShipment(bodyWithLines({ X: 1 }, 1, { reference: 'ACME-2024' }));
+    const acme = await createShipment(bodyWithLines({ A: 1, B: 1 }, 2, { reference: 'ACME' }));
+    const split = await t.request('POST', splitPath(acme.id, acme.parcels[0].id), { body: { orderLineIds: [acme.parcels[0].orderLines[0].id] } });
+    expect(split.body.newShipment.reference).toBe('ACME-2');
+
+    const pm = await createShipment(bodyWithLines({ A: 1, B: 1, C: 1, D: 1 }, 4, { reference: 'PM' }));
+    const [a, b, c] = pm.parcels[0].orderLines.map((line: { id: string }) => line.id);
+    const batch = await t.request('POST', `/orgs/${t.org.orgId}/shipments/${pm.id}/parcels/${pm.parcels[0].id}/batch-split`, {
+      body: {
+        shipments: [
+          { orderLines: [{ id: a, quantity: 1 }], reference: 'PM-7' },
+          { orderLines: [{ id: b, quantity: 1 }] },
+          { orderLines: [{ id: c, quantity: 1 }] },
+        ],
+      },
+    });
+    expect(batch.status).toBe(201);
+    expect(batch.body.newShipments.map((shipment: { reference: string }) => shipment.reference)).toEqual(['PM-7', 'PM-2', 'PM-3']);
+  });
+
   it('removes a parcel it empties, and takes every line of the parcel when orderLineIds is left out', async () => {
     const original = await createShipment({
       parcels: [

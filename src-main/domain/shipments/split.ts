@@ -238,26 +238,30 @@ function movedWeight(parcel: ParcelRecord, parcelUnits: number, moves: readonly 
 }
 
 /**
- * The body's reference, else the original's plus the next free suffix (-2, -3, …) among the
- * organization's shipments — read inside the transaction, so concurrent splits never share one.
+ * The body's reference, else the original's plus the lowest free suffix (-2, -3, …) among the
+ * organization's shipments and this request's own references — read inside the transaction, so
+ * concurrent splits never share one. The lowest free one, not one above the highest: an unrelated
+ * "ACME-2024" must not make the first split of "ACME" "ACME-2025".
  */
 function referencesFor(db: ReadDb, source: ShipmentRow, targets: readonly SplitTarget[]): string[] {
   const prefix = `${source.reference}-`;
   // Every reference starting with "<ref>-" sorts between "<ref>-" and "<ref>." ('.' follows '-').
-  const existing = db
-    .select({ reference: shipments.reference })
-    .from(shipments)
-    .where(and(eq(shipments.orgId, source.orgId), gte(shipments.reference, prefix), lt(shipments.reference, `${source.reference}.`)))
-    .all()
-    .map((row) => row.reference);
-  const explicit = targets.flatMap((target) => (target.reference ? [target.reference] : []));
-  let highest = 1;
-  for (const reference of [...existing, ...explicit]) {
-    if (!reference.startsWith(prefix)) continue;
-    const suffix = reference.slice(prefix.length);
-    if (/^\d{1,9}$/.test(suffix)) highest = Math.max(highest, Number(suffix));
-  }
-  return targets.map((target) => target.reference ?? `${prefix}${++highest}`);
+  const taken = new Set(
+    db
+      .select({ reference: shipments.reference })
+      .from(shipments)
+      .where(and(eq(shipments.orgId, source.orgId), gte(shipments.reference, prefix), lt(shipments.reference, `${source.reference}.`)))
+      .all()
+      .map((row) => row.reference),
+  );
+  for (const target of targets) if (target.reference) taken.add(target.reference);
+  let suffix = 1;
+  return targets.map((target) => {
+    if (target.reference) return target.reference;
+    do suffix++;
+    while (taken.has(`${prefix}${suffix}`));
+    return `${prefix}${suffix}`;
+  });
 }
 
 const moveLineQuery = (root: Db) =>
