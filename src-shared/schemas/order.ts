@@ -84,7 +84,8 @@ export const orderDetailSchema = orderSummarySchema.extend({
   externalId: z.string().nullable(),
   shippingRuleId: z.string().nullable(),
   notes: z.string().nullable(),
-  shippingAddress: shippingAddressSchema.nullable(),
+  /** Left out while the order has none (decisions §1: an optional object is left out when empty). */
+  shippingAddress: shippingAddressSchema.optional(),
   externalData: z.record(z.string(), z.unknown()),
   shippingRule: shippingRuleSummarySchema.optional(),
 });

@@ -9,6 +9,7 @@ import type { ReadDb, WriteTx } from '../../db/tx';
 import { emitEvent } from '../events';
 import { roundWeight, toKg } from '../units';
 import type { ParcelDraft } from '../shipments/repository';
+import { readOrder } from './orders';
 
 type OrderLineRow = typeof orderLines.$inferSelect;
 
@@ -104,5 +105,6 @@ export function recomputeOrder(tx: WriteTx, now: Date, orderId: string | null): 
   if (status === order.status && shipmentCount === order.shipmentCount) return;
   const updatedAt = now.toISOString();
   tx.update(orders).set({ status, shipmentCount, updatedAt }).where(eq(orders.id, orderId)).run();
-  emitEvent(tx, now, order.orgId, 'order.updated', { id: orderId, orderNumber: order.orderNumber, status, shipmentCount, previousStatus: order.status });
+  // The same envelope data as every order.updated (decisions §10): the whole order, as read now.
+  emitEvent(tx, now, order.orgId, 'order.updated', { ...readOrder(tx, order.orgId, orderId), previousStatus: order.status });
 }

@@ -65,7 +65,8 @@ function toOrderLine(row: OrderLineRow): OrderLine {
     totalPrice: row.totalPrice,
     currency: row.currency,
     weight: row.weight,
-    weightUnit: row.weightUnit,
+    // decisions §1: weights are in kg unless a unit is given.
+    weightUnit: row.weightUnit ?? 'kg',
     variantId: row.variantId,
     productId: row.productId,
     imageUrl: row.imageUrl,
@@ -81,8 +82,7 @@ function toOrderLine(row: OrderLineRow): OrderLine {
 }
 
 /** Every spec field present; the ones the caller left out are null (decisions §1 "Empty values"). */
-function toShippingAddress(address: ShippingAddress | null): OrderDetail['shippingAddress'] {
-  if (!address) return null;
+function toShippingAddress(address: ShippingAddress): NonNullable<OrderDetail['shippingAddress']> {
   return {
     name: address.name,
     address1: address.address1,
@@ -148,9 +148,9 @@ function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
     externalId: row.externalId,
     shippingRuleId: row.shippingRuleId,
     notes: row.notes,
-    shippingAddress: toShippingAddress(row.shippingAddress),
     externalData: row.externalData,
   };
+  if (row.shippingAddress) detail.shippingAddress = toShippingAddress(row.shippingAddress);
   const rule = ruleSummary(db, row.shippingRuleId);
   if (rule) detail.shippingRule = rule;
   return detail;
@@ -199,7 +199,7 @@ function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLin
         totalPrice: line.totalPrice ?? null,
         currency: line.currency ?? null,
         weight: line.weight ?? null,
-        weightUnit: line.weightUnit ?? null,
+        weightUnit: line.weightUnit ?? 'kg',
         variantId: line.variantId ?? null,
         productId: line.productId ?? null,
         imageUrl: line.imageUrl ?? null,
