@@ -88,6 +88,16 @@ export function findCarrierRow(db: ReadDb, orgId: string, carrierId: string): Ro
   return row;
 }
 
+/**
+ * The row even when the carrier was deleted since: a shipment it booked can still be voided with
+ * it (deleting a carrier only hides it from new work). 404 only for an id this org never had.
+ */
+export function findCarrierRowOfBooking(db: ReadDb, orgId: string, carrierId: string): Row {
+  const row = db.select().from(carriers).where(and(eq(carriers.orgId, orgId), eq(carriers.id, carrierId))).get();
+  if (!row) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
+  return row;
+}
+
 /** The adapter of a stored carrier; missing only if a carrier type was dropped from this build. */
 export function adapterOfRow(row: Row): CarrierAdapter {
   const adapter = carrierAdapterFor(row.carrierSlug);

@@ -188,4 +188,14 @@ describe('DELETE and cancel', () => {
       }
     }
   });
+
+  it('cancels a dispatched shipment whose carrier was deleted since (the booking is voided with it)', async () => {
+    const temporary = await setupLocalCarrier(t);
+    const shipment = (await t.request('POST', base(), { body: shipmentBody(temporary.carrierId) })).body;
+    expect((await t.request('POST', `${base()}/${shipment.id}/send`)).body.status).toBe('dispatched');
+    expect((await t.request('DELETE', `/orgs/${t.org.orgId}/carriers/${temporary.carrierId}`)).status).toBe(200);
+    const res = await t.request('POST', `${base()}/${shipment.id}/cancel`);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('cancelled');
+  });
 });

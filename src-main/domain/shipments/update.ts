@@ -5,7 +5,7 @@ import type { Shipment, ShipmentStatus, ShipmentUpdateInput } from '../../../src
 import { shipments } from '../../db/schema';
 import { inWriteTransaction, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
-import { adapterConfigOf, adapterOfRow, findCarrierRow } from '../carriers';
+import { adapterConfigOf, adapterOfRow, findCarrierRowOfBooking } from '../carriers';
 import { findSenderAddressRow } from '../senderAddresses';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/allocation';
@@ -139,7 +139,7 @@ export async function cancelShipment(app: AppContext, orgId: string, shipmentId:
 }
 
 async function voidBooking(app: AppContext, orgId: string, row: ShipmentRow): Promise<void> {
-  const carrier = findCarrierRow(app.db, orgId, row.carrierId);
+  const carrier = findCarrierRowOfBooking(app.db, orgId, row.carrierId);
   const adapter = adapterOfRow(carrier);
   try {
     await adapter.void(
