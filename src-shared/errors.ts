@@ -25,6 +25,7 @@ export const errorStatus = {
   ADDRESS_NOT_FOUND: 404,
   SHIPPING_RULE_NOT_FOUND: 404,
   TOKEN_NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
   ORG_WEBHOOK_NOT_FOUND: 404,
   PRINTER_NOT_FOUND: 404,
   PRINT_JOB_NOT_FOUND: 404,
@@ -125,11 +126,14 @@ export function validationError(
 ): ApiError {
   const pathOf = (parts: readonly PropertyKey[]) => [where, ...parts.map(String)].filter(Boolean).join('.');
   // An unknown field is reported at its own path, so a form can mark it like any other field.
-  const details = issues.flatMap((issue) =>
+  const all = issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys' && issue.keys?.length
       ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: `Unknown field "${key}"` }))
       : [{ path: pathOf(issue.path), message: issue.message }],
   );
+  // Two checks can say the same thing (past the largest safe integer is both "not an integer" and
+  // "too big", worded alike): each detail once.
+  const details = all.filter((detail, index) => all.findIndex((other) => other.path === detail.path && other.message === detail.message) === index);
   const first = details[0];
   const message = first ? `Invalid ${first.path}: ${first.message}` : `Invalid ${where}`;
   return new ApiError('VALIDATION_FAILED', message, { details });

@@ -106,6 +106,7 @@ describe('PUT /orgs/{id}', () => {
       [{ slug: 'Bad Slug' }, 'body.slug'],
       [{ slug: '' }, 'body.slug'],
       [{ slug: 'under_score' }, 'body.slug'],
+      [{ slug: 'a'.repeat(1001) }, 'body.slug'],
       [{ currency: 'XYZ' }, 'body.currency'],
       [{ currency: 'dkk' }, 'body.currency'],
       [{ country: 'dk' }, 'body.country'],
@@ -126,6 +127,14 @@ describe('PUT /orgs/{id}', () => {
     const noBody = await t.request('PUT', path());
     expect(noBody.status).toBe(400);
     expect((await t.request('GET', path())).body).toEqual(before);
+  });
+
+  it('takes a slug up to 1000 characters (text fields, decisions §1; the spec states no maximum)', async () => {
+    const other = await t.createOrg();
+    const long = 'a'.repeat(1000);
+    const res = await t.request('PUT', `/orgs/${other.orgId}`, { token: other.token, body: { slug: long } });
+    expect(res.status).toBe(200);
+    expect(res.body.slug).toBe(long);
   });
 
   it('refuses a slug another organization has with 409 ORG_SLUG_EXISTS; keeping one’s own slug is fine', async () => {

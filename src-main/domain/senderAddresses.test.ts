@@ -42,6 +42,12 @@ describe('sender addresses', () => {
     const put = await t.request('PUT', `${base()}/${created.id}`, { body: { city: 'Odense', address2: 'Gate 4' } });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ city: 'Odense', address2: 'Gate 4', name: 'Second' });
+    // customs: shown when it holds something, left out when empty (decisions §1), `{}` clears it.
+    const withCustoms = await t.request('PUT', `${base()}/${created.id}`, { body: { customs: { eori: 'DK12345678' } } });
+    expect(withCustoms.body.customs).toEqual({ eori: 'DK12345678' });
+    const cleared = await t.request('PUT', `${base()}/${created.id}`, { body: { customs: {} } });
+    expect(cleared.body).not.toHaveProperty('customs');
+    expect((await t.request('GET', `${base()}/${created.id}`)).body).not.toHaveProperty('customs');
     const list = await t.request('GET', `${base()}?limit=1`);
     expect(list.body).toMatchObject({ page: 1, limit: 1, total: 2, totalPages: 2 });
     expect(list.body.data[0].id).toBe(created.id);

@@ -31,7 +31,8 @@ export function toSenderAddress(row: Row): SenderAddress {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-  if (row.customs) address.customs = row.customs;
+  // decisions §1: an optional object is left out when empty; `{}` is how a PUT clears it.
+  if (row.customs && Object.keys(row.customs).length > 0) address.customs = row.customs;
   return address;
 }
 

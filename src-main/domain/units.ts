@@ -1,6 +1,4 @@
-import type { WeightUnit } from '../../src-shared/schemas/shipment';
-
-const kgPer: Record<WeightUnit, number> = { kg: 1, g: 0.001, lb: 0.45359237, oz: 0.028349523125 };
+import { kgPerWeightUnit as kgPer, type WeightUnit } from '../../src-shared/schemas/shipment';
 
 /** Rules compare in kg (decisions §1); unknown units are treated as kg. */
 export function toKg(weight: number, unit: string | null | undefined): number {

@@ -65,7 +65,7 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     const textBody = typeof body === 'string' ? body : body.toString('utf8');
     if (textBody.trim() === '') return done(null, undefined);
     defaultJson(request, textBody, (error, value) => {
-      if (error) return done(new ApiError('BAD_REQUEST', `Malformed JSON body: ${error.message}`), undefined);
+      if (error) return done(jsonBodyError(textBody), undefined);
       done(null, value);
     });
   });
@@ -115,6 +115,35 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)),
   );
   return server;
+}
+
+/**
+ * Malformed JSON is 400 BAD_REQUEST. Valid JSON the parser refuses to build — a `__proto__` or
+ * `constructor.prototype` key, prototype poisoning — is a field no operation knows: 400
+ * VALIDATION_FAILED at that field (decisions §1). Plain JSON.parse only looks; the value is dropped.
+ */
+function jsonBodyError(text: string): ApiError {
+  let path: string | null = null;
+  try {
+    path = forbiddenKeyPath(JSON.parse(text) as unknown, 'body');
+  } catch {
+    // Not JSON at all.
+  }
+  if (!path) return new ApiError('BAD_REQUEST', 'Malformed JSON body: the body is not valid JSON');
+  const message = `Unknown field "${path.slice(path.lastIndexOf('.') + 1)}"`;
+  return new ApiError('VALIDATION_FAILED', `Invalid ${path}: ${message}`, { details: [{ path, message }] });
+}
+
+function forbiddenKeyPath(value: unknown, path: string): string | null {
+  if (!value || typeof value !== 'object') return null;
+  if (Object.hasOwn(value, '__proto__')) return `${path}.__proto__`;
+  const constructor: unknown = Object.hasOwn(value, 'constructor') ? (value as { constructor: unknown }).constructor : undefined;
+  if (constructor && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) return `${path}.constructor.prototype`;
+  for (const [key, item] of Object.entries(value)) {
+    const found = forbiddenKeyPath(item, `${path}.${key}`);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** The request kind of the operation the route serves; undefined off the table (404, /docs). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { countryCode, currencyCode, email, id, pageQuery, requiredText, text, timestamp } from './common';
 import { orderChannelTypes } from './orderChannel';
-import { carrierSettingsSchema, documentSchema, money, shipmentStatuses, shipmentTypes, shippingRuleSummarySchema, trackingSchema, weightUnits } from './shipment';
+import { carrierSettingsSchema, checkWeightBound, documentSchema, money, shipmentStatuses, shipmentTypes, shippingRuleSummarySchema, trackingSchema, weightUnits } from './shipment';
 
 export const orderStatuses = ['pending', 'processing', 'partially_fulfilled', 'fulfilled', 'error', 'cancelled'] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
@@ -98,7 +98,7 @@ export const orderLineInput = z.strictObject({
   unitPrice: money().optional(),
   totalPrice: money().optional(),
   currency: currencyCode().optional(),
-  weight: z.number().min(0).max(100_000).optional(),
+  weight: z.number().min(0).optional(),
   weightUnit: z.enum(weightUnits).optional(),
   variantId: text().optional(),
   productId: text().optional(),
@@ -111,7 +111,7 @@ export const orderLineInput = z.strictObject({
   requiresShipping: z.boolean().default(true),
   taxable: z.boolean().default(true),
   giftCard: z.boolean().default(false),
-});
+}).superRefine(checkWeightBound);
 export type OrderLineInput = z.output<typeof orderLineInput>;
 
 export const shippingAddressInput = z.strictObject({

@@ -32,7 +32,8 @@ export const organizationUpdateBody = z.strictObject({
   slug: z
     .string()
     .min(1)
-    .max(100)
+    // decisions §1: text fields ≤ 1000 characters unless stated; interface §4.7 states no maximum.
+    .max(1000)
     .regex(/^[a-z0-9-]+$/, 'Only lower-case letters, digits and hyphens')
     .optional(),
   description: text().optional(),

@@ -20,6 +20,16 @@ export type ShipmentType = (typeof shipmentTypes)[number];
 export const partyTypes = ['sender', 'receiver', 'pickup', 'billing', 'freight_payer', 'service_point', 'return'] as const;
 export const weightUnits = ['kg', 'g', 'lb', 'oz'] as const;
 export type WeightUnit = (typeof weightUnits)[number];
+export const kgPerWeightUnit: Record<WeightUnit, number> = { kg: 1, g: 0.001, lb: 0.45359237, oz: 0.028349523125 };
+
+/** A sanity bound on weights, in kg whatever the unit: a 250 000 g pallet is 250 kg, not too heavy. */
+const MAX_WEIGHT_KG = 100_000;
+export function checkWeightBound(value: { weight?: number | undefined; weightUnit?: WeightUnit | undefined }, ctx: z.RefinementCtx): void {
+  if (value.weight === undefined) return;
+  if (value.weight * kgPerWeightUnit[value.weightUnit ?? 'kg'] > MAX_WEIGHT_KG) {
+    ctx.addIssue({ code: 'custom', path: ['weight'], message: `Must be at most ${MAX_WEIGHT_KG} kg (${MAX_WEIGHT_KG / kgPerWeightUnit[value.weightUnit ?? 'kg']} ${value.weightUnit ?? 'kg'})` });
+  }
+}
 export const incoterms = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'] as const;
 export const documentTypes = ['label', 'packing_list', 'proforma_invoice', 'commercial_invoice'] as const;
 
@@ -219,7 +229,7 @@ export type ParcelOrderLineInput = z.infer<typeof parcelOrderLineInput>;
 
 /** decisions §5: a parcel requires weight ≥ 0, weightUnit and dimensions (each ≥ 0). */
 export const parcelInput = z.strictObject({
-  weight: z.number().min(0).max(100_000),
+  weight: z.number().min(0),
   weightUnit: z.enum(weightUnits),
   dimensions: z.strictObject({
     length: z.number().min(0).max(100_000),
@@ -227,7 +237,7 @@ export const parcelInput = z.strictObject({
     height: z.number().min(0).max(100_000),
   }),
   orderLines: z.array(parcelOrderLineInput).max(MAX_LINES_PER_PARCEL).default([]),
-});
+}).superRefine(checkWeightBound);
 export type ParcelInput = z.infer<typeof parcelInput>;
 
 export const carrierSettingsInput = z.strictObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { countryCode, currencyCode, id, requiredText, text, timestamp } from './common';
 import { carrierSchema } from './carrier';
 import { senderAddressSchema } from './senderAddress';
-import { weightUnits } from './shipment';
+import { checkWeightBound, weightUnits } from './shipment';
 
 export const conditionTypes = ['weight', 'price', 'priceRange', 'flatRate'] as const;
 export const priceOperators = ['gt', 'gte', 'lt', 'lte', 'eq'] as const;
@@ -115,11 +115,11 @@ export type ShippingRuleUpdateInput = z.output<typeof shippingRuleUpdateBody>;
 
 export const shippingRuleMatchBody = z.strictObject({
   countryCode: countryCode(),
-  weight: z.number().min(0).max(100_000),
+  weight: z.number().min(0),
   weightUnit: z.enum(weightUnits).default('kg'),
   orderTotal: amount().optional(),
   currency: currencyCode().optional(),
-});
+}).superRefine(checkWeightBound);
 export type ShippingRuleMatchInput = z.output<typeof shippingRuleMatchBody>;
 
 export const shippingRuleMatchResponse = z.strictObject({

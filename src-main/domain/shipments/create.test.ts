@@ -95,6 +95,17 @@ describe('shipment create bounds (decisions §5)', () => {
     expect((await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [] }) })).status).toBe(400);
     expect((await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [parcel] }) })).status).toBe(201);
   });
+
+  it('bounds a parcel weight in kg whatever the unit: a 250 000 g pallet is fine, 100 001 kg is not', async () => {
+    const parcel = (weight: number, weightUnit: string) => ({ weight, weightUnit, dimensions: { length: 120, width: 80, height: 100 } });
+    const pallet = await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [parcel(250_000, 'g')] }) });
+    expect(pallet.status).toBe(201);
+    expect(pallet.body.parcels[0]).toMatchObject({ weight: 250_000, weightUnit: 'g' });
+    const tooHeavy = await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [parcel(100_001, 'kg')] }) });
+    expect(tooHeavy.status).toBe(400);
+    expect(tooHeavy.body.details).toEqual([{ path: 'body.parcels.0.weight', message: expect.stringContaining('100000 kg') }]);
+    expect((await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [parcel(250_000, 'lb')] }) })).status).toBe(400);
+  });
 });
 
 describe('the full read as sent (JSON built by SQLite)', () => {
