@@ -35,6 +35,34 @@ export function placedQuantities(db: ReadDb, orderId: string, statuses?: readonl
   return new Map(rows.filter((row) => row.orderLineId).map((row) => [row.orderLineId as string, Number(row.quantity)]));
 }
 
+/**
+ * Ties the parcel lines of these shipments to their order's lines, so that what was placed by hand
+ * counts like what the order-based create placed: a line not yet tied to a line of its shipment's
+ * order (written by POST /shipments with parcels, replaced by PATCH, or moved to another order) is
+ * tied to the order line with the same sku (the sku the order-based create gives it: sku, else
+ * product id, else name), the first such line when several share it. Lines of a shipment without
+ * an order, and of returns and inbound shipments (which place nothing), are tied to nothing.
+ */
+export function linkLinesToOrders(tx: WriteTx, shipmentIds: readonly string[]): void {
+  if (!shipmentIds.length) return;
+  tx.run(sql`
+    UPDATE parcel_order_lines AS pol SET order_line_id = (
+      SELECT ol.id FROM parcels p
+      JOIN shipments s ON s.id = p.shipment_id
+      JOIN order_lines ol ON ol.order_id = s.order_id
+      WHERE p.id = pol.parcel_id AND coalesce(ol.sku, ol.product_id, ol.name) = pol.sku
+        AND s.type = 'outbound' AND s.return_for_shipment_id IS NULL
+      ORDER BY ol.position LIMIT 1
+    )
+    WHERE pol.parcel_id IN (SELECT id FROM parcels WHERE shipment_id IN (SELECT value FROM json_each(${JSON.stringify(shipmentIds)})))
+      AND NOT EXISTS (
+        SELECT 1 FROM parcels p
+        JOIN shipments s ON s.id = p.shipment_id
+        JOIN order_lines ol ON ol.id = pol.order_line_id
+        WHERE p.id = pol.parcel_id AND ol.order_id = s.order_id
+      )`);
+}
+
 export function shippableLines(db: ReadDb, orderId: string): OrderLineRow[] {
   return db
     .select()

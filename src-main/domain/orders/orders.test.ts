@@ -177,7 +177,7 @@ describe('order create and read', () => {
     expect(got.body).toEqual(order);
   });
 
-  it('keeps every optional field given, and an order without a shipping address reads it as null', async () => {
+  it('keeps every optional field given, and an order without a shipping address leaves it out', async () => {
     const order = await createOrder({
       externalId: 'shopify-991',
       notes: 'Leave at the door',
@@ -642,6 +642,32 @@ describe('derived order status', () => {
     setShipmentStatus(second.id, 'dispatched');
     recompute(order.id);
     expect((await getOrder(order.id)).status).toBe('fulfilled');
+  });
+
+  it('lines placed by hand count like the order-based create\'s: by sku, on create, PATCH of parcels and a move to another order', async () => {
+    const parcel = (lines: { sku: string; quantity: number }[]) => ({ weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: lines });
+    const order = await createOrder({ orderLines: [{ name: 'A', sku: 'A', quantity: 5 }, { name: 'B', sku: 'B', quantity: 3 }] });
+    // POST /shipments with the order and explicit parcels: 2 of A placed by hand.
+    const byHand = await t.request('POST', shipmentsPath(), {
+      body: { orderId: order.id, type: 'outbound', carrierSettings: { carrierId, productId: 'local_parcel' }, parcels: [parcel([{ sku: 'A', quantity: 2 }])] },
+    });
+    expect(byHand.status).toBe(201);
+    const rest = await shipFromOrder(order.id);
+    expect(rest.body.parcels[0].orderLines.map((line: { sku: string; quantity: number }) => [line.sku, line.quantity])).toEqual([['A', 3], ['B', 3]]);
+
+    // PATCH parcels: the hand-made shipment now holds 1 of A; one A is free again.
+    expect((await t.request('PATCH', `${shipmentsPath()}/${byHand.body.id}`, { body: { parcels: [parcel([{ sku: 'A', quantity: 1 }])] } })).status).toBe(200);
+    expect(remainingParcel(t.app.db, order.id)?.orderLines.map((line) => [line.sku, line.quantity])).toEqual([['A', 1]]);
+
+    // Moved to another order: it places that order's lines and frees this one's.
+    const other = await createOrder({ orderLines: [{ name: 'A', sku: 'A', quantity: 1 }] });
+    expect((await t.request('PATCH', `${shipmentsPath()}/${byHand.body.id}`, { body: { orderId: other.id } })).status).toBe(200);
+    expect(remainingParcel(t.app.db, other.id)).toBeNull();
+    expect(remainingParcel(t.app.db, order.id)?.orderLines.map((line) => [line.sku, line.quantity])).toEqual([['A', 2]]);
+
+    // Sent by hand, it fulfils the other order.
+    expect((await t.request('POST', `${shipmentsPath()}/${byHand.body.id}/send`)).body.status).toBe('dispatched');
+    expect((await getOrder(other.id)).status).toBe('fulfilled');
   });
 
   it('error while any shipment of it is in error, ahead of dispatched ones', async () => {

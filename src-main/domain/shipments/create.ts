@@ -17,7 +17,7 @@ import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses'
 import { findOrgRow } from '../orgs';
 import { emitEvents } from '../events';
 import { countShipmentsCreated } from '../usage';
-import { recomputeOrder, remainingParcel } from '../orders/allocation';
+import { linkLinesToOrders, recomputeOrder, remainingParcel } from '../orders/allocation';
 import { findOrderRow, receiverFromOrder } from './fromOrder';
 import {
   insertParcelsOf,
@@ -146,6 +146,8 @@ export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: r
     drafts.map((draft, i) => ({ shipmentId: ids[i] as string, parcels: draft.parcels })),
   );
   fill?.(ids);
+  const withOrder = ids.filter((_, i) => drafts[i]?.orderId);
+  if (withOrder.length) linkLinesToOrders(tx, withOrder);
   recordActivities(
     tx,
     now,

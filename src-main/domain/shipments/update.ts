@@ -8,7 +8,7 @@ import type { AppContext } from '../../app/context';
 import { adapterConfigOf, adapterOfRow, findCarrierRowOfBooking } from '../carriers';
 import { findSenderAddressRow } from '../senderAddresses';
 import { emitEvent } from '../events';
-import { recomputeOrder } from '../orders/allocation';
+import { linkLinesToOrders, recomputeOrder } from '../orders/allocation';
 import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
 import { findOrderRow } from './fromOrder';
 import { withSenderParty } from './create';
@@ -72,6 +72,8 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
       .set({ ...changes, updatedAt: now.toISOString() })
       .where(eq(shipments.id, shipmentId))
       .run();
+    // New lines, or lines now in another order's shipment, count against the right order lines.
+    if (input.parcels || (input.orderId !== undefined && input.orderId !== row.orderId)) linkLinesToOrders(tx, [shipmentId]);
 
     if (changesFields) recordActivity(tx, now, shipmentId, 'updated', `Changed ${changedNames(fields).join(', ')}`);
     if (target !== undefined && target !== from) recordActivity(tx, now, shipmentId, 'status_changed', `Status ${from} → ${target}`);
