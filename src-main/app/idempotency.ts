@@ -48,7 +48,8 @@ export function idempotentRequest(keyHeader: string | string[] | undefined, cred
   return {
     key,
     credentialId: sha256(credential),
-    requestHash: sha256(`${operationId}\n${JSON.stringify(input ?? null)}`),
+    // Keyed by the credential too: a body may hold a password, and a plain hash of it could be guessed.
+    requestHash: createHmac('sha256', credential).update(`shipdesk request\n${operationId}\n${JSON.stringify(input ?? null)}`).digest('hex'),
     sealKey: createHmac('sha256', credential).update(`shipdesk idempotency\n${key}`).digest(),
   };
 }
