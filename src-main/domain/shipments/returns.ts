@@ -5,7 +5,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import type { PartyInput, Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
-import { carriers, shipments } from '../../db/schema';
+import { carriers } from '../../db/schema';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { carrierAdapterFor } from '../../carriers/catalogue';
