@@ -104,7 +104,8 @@ interface Layout {
   barcode: BarcodeItem;
 }
 
-interface MetricFonts {
+/** Helvetica for measuring, shared with the A4 shipping papers (paper.ts). */
+export interface MetricFonts {
   regular: PDFFont;
   bold: PDFFont;
   /** The code points Helvetica's WinAnsi encoding can show; anything else is replaced before drawing. */
@@ -118,7 +119,7 @@ const DESIGN_WIDTH_MM = 100;
 const DESIGN_HEIGHT_MM = 150;
 /** 0.375 mm is exactly 3 dots on a 203 dpi printer. */
 const MODULE_MM = 0.375;
-const ELLIPSIS = '\u2026';
+export const ELLIPSIS = '\u2026';
 
 let metricFontsPromise: Promise<MetricFonts> | undefined;
 
@@ -126,7 +127,7 @@ let metricFontsPromise: Promise<MetricFonts> | undefined;
  * Helvetica metrics for layout, loaded once: fonts belong to a document, so every PDF still embeds
  * its own (cheap for the standard 14), but measuring and the character set need no new document.
  */
-function metricFonts(): Promise<MetricFonts> {
+export function metricFonts(): Promise<MetricFonts> {
   metricFontsPromise ??= (async () => {
     const doc = await PDFDocument.create({ updateMetadata: false });
     const regular = await doc.embedFont(StandardFonts.Helvetica);
@@ -264,7 +265,7 @@ function encodeCode128(trackingNumber: string): number[] {
 }
 
 /** Control characters (a pasted newline, a tab) would break a line or a ZPL field: make them spaces. */
-function cleanText(text: string): string {
+export function cleanText(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
 }
@@ -273,7 +274,7 @@ function cleanText(text: string): string {
  * Helvetica can show only WinAnsi. A letter with an accent it lacks falls back to the bare letter
  * ("ź" → "z"); anything else (Polish "ł", emoji) becomes "?" instead of making pdf-lib throw.
  */
-function toWinAnsi(text: string, winAnsi: ReadonlySet<number>): string {
+export function toWinAnsi(text: string, winAnsi: ReadonlySet<number>): string {
   let out = '';
   for (const char of text) {
     const codePoint = char.codePointAt(0) ?? 0x3f;
@@ -288,12 +289,12 @@ function toWinAnsi(text: string, winAnsi: ReadonlySet<number>): string {
   return out;
 }
 
-function formatWeight(weightKg: number): string {
+export function formatWeight(weightKg: number): string {
   return Number.isFinite(weightKg) ? `${Number(weightKg.toFixed(2))} kg` : '-';
 }
 
 /** The warehouse's local date of the shipment. */
-function formatDate(iso: string): string {
+export function formatDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return cleanText(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -346,7 +347,7 @@ async function renderPdf(layout: Layout): Promise<Buffer> {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-const num = (value: number) => String(Math.round(value * 100) / 100);
+export const num = (value: number): string => String(Math.round(value * 100) / 100);
 
 /**
  * The bars are one row of a 1-bit image, 8 pixels per module, stretched to the bar height: exact

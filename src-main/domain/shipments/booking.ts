@@ -3,9 +3,10 @@
  * so a crash or a slow carrier never leaves a shipment silently half-sent:
  *  1. beginBooking, in the caller's write transaction: state and completeness checks, then status
  *     `processing` — written before the carrier call so a crash is visible on restart;
- *  2. callCarrier, outside any transaction: the adapter books while the database stays free;
- *  3. finishBooking, in its own transaction: labels, tracking and `dispatched`, or `error` with the
- *     carrier's errors.
+ *  2. callCarrier, outside any transaction: the adapter books while the database stays free, and
+ *     then the papers the shipment's rule asks for are made (shippingDocuments.ts);
+ *  3. finishBooking, in its own transaction: labels, papers, tracking and `dispatched`, or `error`
+ *     with the carrier's errors.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ApiError, type CarrierErrorItem, type ErrorDetail } from '../../../src-shared/errors';
@@ -22,6 +23,14 @@ import { recomputeOrder } from '../orders/allocation';
 import { toKg } from '../units';
 import { assertActionAllowed } from './lifecycle';
 import { loadShipmentRecord, readShipment, recordActivity, recordError, setStatus, type PartyRow, type ShipmentRecord } from './repository';
+import {
+  NO_SHIPPING_DOCUMENTS,
+  paperNames,
+  planShippingDocuments,
+  renderShippingDocuments,
+  type ShippingDocumentsPlan,
+  type ShippingDocumentsResult,
+} from './shippingDocuments';
 
 /** Everything needed to call the carrier and to write the outcome, resolved in the first transaction. */
 export interface PreparedBooking {
@@ -36,10 +45,12 @@ export interface PreparedBooking {
   secretKeys: readonly string[];
   secretValues: readonly string[];
   request: BookingRequest;
+  /** The papers the applied rule asks for (packing list, invoices), or null. */
+  shippingDocuments: ShippingDocumentsPlan | null;
 }
 
 export type BookingOutcome =
-  | { ok: true; result: BookingResult }
+  | { ok: true; result: BookingResult; shippingDocuments: ShippingDocumentsResult }
   | { ok: false; errors: CarrierErrorItem[]; calls: CarrierCallLog[]; durationMs: number };
 
 type CarrierRow = typeof carriers.$inferSelect;
@@ -166,6 +177,7 @@ export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: str
   recomputeOrder(tx, now, row.orderId);
 
   const secretKeys = secretKeysOf(carrier.row.carrierSlug);
+  const product = carrier.adapter.products(carrier.config).find((candidate) => candidate.productId === row.productId);
   return {
     orgId,
     shipmentId,
@@ -177,6 +189,7 @@ export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: str
     secretKeys,
     secretValues: secretKeys.map((key) => carrier.config[key]).filter((value): value is string => typeof value === 'string' && value !== ''),
     request: bookingRequest(record, carrier.adapter, carrier.config),
+    shippingDocuments: planShippingDocuments(tx, record, { carrierName: carrier.row.name, productName: product?.name ?? row.productId }),
   };
 }
 
@@ -206,7 +219,9 @@ export function carrierErrorsOf(error: unknown): CarrierErrorItem[] {
 
 /**
  * Step 2, outside any transaction. A carrier's failure is an outcome to be written, never thrown;
- * what throws is a step 1 that did not reach the disk, and then no carrier is called.
+ * what throws is a step 1 that did not reach the disk, and then no carrier is called. After a booking
+ * the rule's papers are made here, before step 3's transaction (pdf-lib is async); one that fails is
+ * an error entry on the dispatched shipment, never a lost booking.
  */
 export async function callCarrier(app: AppContext, prepared: PreparedBooking): Promise<BookingOutcome> {
   // `processing` must be on disk before the carrier hears of the shipment (recovered at start-up).
@@ -229,7 +244,11 @@ export async function callCarrier(app: AppContext, prepared: PreparedBooking): P
   for (const parcel of prepared.request.parcels) {
     if (!labelled.has(parcel.parcelId)) problems.push({ code: 'LABEL_MISSING', message: `The carrier returned no label for parcel ${parcel.parcelId}` });
   }
-  return problems.length ? { ok: false, errors: problems, calls: result.calls, durationMs: elapsed() } : { ok: true, result };
+  if (problems.length) return { ok: false, errors: problems, calls: result.calls, durationMs: elapsed() };
+  const shippingDocuments = prepared.shippingDocuments
+    ? await renderShippingDocuments(prepared.shippingDocuments, { trackingNumber: result.trackingNumber, now: app.now() })
+    : NO_SHIPPING_DOCUMENTS;
+  return { ok: true, result, shippingDocuments };
 }
 
 const MASK = '••••';
@@ -264,7 +283,7 @@ function writeCallLogs(tx: WriteTx, now: Date, prepared: PreparedBooking, calls:
   }
 }
 
-function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result: BookingResult): Shipment {
+function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result: BookingResult, papers: ShippingDocumentsResult): Shipment {
   const at = now.toISOString();
   for (const label of result.labels) {
     tx.insert(documents)
@@ -281,18 +300,36 @@ function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result:
       })
       .run();
   }
+  // After the labels, so the documents read labels first; the papers belong to the whole shipment.
+  for (const paper of papers.documents) {
+    tx.insert(documents)
+      .values({
+        id: newId('document'),
+        shipmentId: prepared.shipmentId,
+        parcelId: null,
+        documentType: paper.documentType,
+        format: 'pdf',
+        size: 'A4',
+        content: paper.content,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .run();
+  }
+  for (const error of papers.errors) recordError(tx, now, prepared.shipmentId, error.code, error.message);
   tx.update(shipments)
     .set({ status: 'dispatched', trackingNumber: result.trackingNumber, trackingUrl: result.trackingUrl, updatedAt: at })
     .where(eq(shipments.id, prepared.shipmentId))
     .run();
   writeCallLogs(tx, now, prepared, result.calls);
   const labelCount = result.labels.length;
+  const paperList = papers.documents.map((paper) => paperNames[paper.documentType]);
   recordActivity(
     tx,
     now,
     prepared.shipmentId,
     'sent',
-    `Booked with ${prepared.carrierName}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}`,
+    `Booked with ${prepared.carrierName}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}${paperList.length ? `, ${paperList.join(', ')}` : ''}`,
   );
   recomputeOrder(tx, now, prepared.orderId);
   const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
@@ -345,11 +382,22 @@ export function finishBooking(app: AppContext, prepared: PreparedBooking, outcom
   const now = app.now();
   if (outcome.ok) {
     try {
-      return { shipment: inWriteTransaction(app.db, (tx) => writeSuccess(tx, now, prepared, outcome.result)), failure: null };
+      return { shipment: inWriteTransaction(app.db, (tx) => writeSuccess(tx, now, prepared, outcome.result, outcome.shippingDocuments)), failure: null };
     } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const papers = outcome.shippingDocuments;
+      if (papers.documents.length) {
+        // The papers are the one part of the write that is ours alone: keep the booking without them.
+        const ruleName = prepared.shippingDocuments?.ruleName ?? '';
+        const unsaved = papers.documents.map((paper) => ({
+          code: 'DOCUMENT_FAILED' as const,
+          message: `Rule ${ruleName} asks for a ${paperNames[paper.documentType]}; it was made but could not be saved: ${reason}. The shipment was booked and dispatched without it.`,
+        }));
+        return finishBooking(app, prepared, { ...outcome, shippingDocuments: { documents: [], errors: [...papers.errors, ...unsaved] } });
+      }
       // The carrier booked but the result could not be stored: say so on the shipment instead of
       // leaving it in processing until the next start.
-      const errors = [{ code: 'BOOKING_NOT_SAVED', message: `The carrier booked tracking number ${outcome.result.trackingNumber}, but saving it failed: ${error instanceof Error ? error.message : String(error)}` }];
+      const errors = [{ code: 'BOOKING_NOT_SAVED', message: `The carrier booked tracking number ${outcome.result.trackingNumber}, but saving it failed: ${reason}` }];
       return finishBooking(app, prepared, { ok: false, errors, calls: outcome.result.calls, durationMs: 0 });
     }
   }
