@@ -7,12 +7,15 @@ import { z } from 'zod';
 import { ApiError, validationError } from '../src-shared/errors';
 import { email, requiredText } from '../src-shared/schemas/common';
 import { plans } from '../src-shared/schemas/org';
+import { newPassword } from '../src-shared/schemas/system';
+import { memberCreateBody } from '../src-shared/schemas/member';
 import { createAppContext, type AppContext } from './app/context';
 import { defaultDataDir } from './app/config';
 import { durable } from './db/tx';
-import { createOrgWithOwner, setPlan } from './domain/orgs';
+import { createOrgWithOwner, findOrgRow, setPlan } from './domain/orgs';
 import { createApiToken } from './domain/apiTokens';
 import { findUser, userRoles } from './domain/auth/authenticate';
+import { addMember, cliActor } from './domain/members';
 
 const usage = `Usage: shipdesk <command> [options]
 
@@ -22,6 +25,9 @@ Commands:
       Prints {"orgId","userId"[,"token"]}.
   org set-plan <orgId> <starter|pro|unlimited>
       Change an organization's plan. Prints the organization.
+  member add <orgId> --email <email> --role <admin|packer|viewer> [--name <name>] [--password <password>]
+      Add a team member. A new email needs --name and --password; an existing user of this
+      installation joins with their own name and password (so --password is refused). Prints the member.
   backup <file>
       Write an online backup of the database to <file>.
   --help
@@ -32,7 +38,7 @@ Environment: SHIPDESK_DATA_DIR (data folder), SHIPDESK_PROFILE (database profile
 const initInput = z.strictObject({
   org: requiredText(),
   email: email(),
-  password: z.string().min(8, 'At least 8 characters').max(1000),
+  password: newPassword(),
   name: requiredText().optional(),
   token: z.boolean().optional(),
 });
@@ -70,6 +76,25 @@ async function init(app: AppContext, args: string[]): Promise<unknown> {
   return { ...created, token: token.token };
 }
 
+/** `member add <orgId> …`: the machine's operator adds a member, as an owner would through the API. */
+async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1) throw new ApiError('BAD_REQUEST', 'Usage: member add <orgId> --email <email> --role <role> [--name <name>] [--password <password>]');
+  const orgId = parse(z.string().min(1), positionals[0]);
+  findOrgRow(app.db, orgId);
+  return addMember(app, cliActor, orgId, parse(memberCreateBody, values));
+}
+
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -83,6 +108,8 @@ async function run(argv: string[]): Promise<number> {
     else if (command === 'org' && rest[0] === 'set-plan') {
       const [, orgId, plan] = rest;
       result = setPlan(app, parse(z.string().min(1), orgId), parse(z.enum(plans), plan));
+    } else if (command === 'member' && rest[0] === 'add') {
+      result = await memberAdd(app, rest.slice(1));
     } else if (command === 'backup') {
       const file = parse(z.string().min(1), rest[0]);
       await durable(app.db);

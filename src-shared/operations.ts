@@ -3,12 +3,14 @@ import { setupOperations } from './api/setup';
 import { shipmentOperations } from './api/shipments';
 import { orderOperations, shippingRuleOperations } from './api/orders';
 import { printingOperations } from './api/printing';
+import { memberOperations } from './api/members';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
 export const operations = [
   ...systemOperations,
   ...setupOperations,
+  ...memberOperations,
   ...shippingRuleOperations,
   ...orderOperations,
   ...shipmentOperations,

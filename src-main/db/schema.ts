@@ -51,8 +51,15 @@ export const orgMembers = sqliteTable(
     userId: text('user_id').notNull().references(() => users.id),
     role: text('role').notNull(),
     createdAt: createdAt(),
+    /** When the role last changed (added by migration 0005; earlier members start at created_at). */
+    updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index('org_members_user').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.userId] }),
+    index('org_members_user').on(t.userId),
+    // The member list's order (newest first).
+    index('org_members_org_created').on(t.orgId, t.createdAt, t.userId),
+  ],
 );
 
 export const apiTokens = sqliteTable(

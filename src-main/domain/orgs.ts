@@ -87,7 +87,7 @@ export async function createOrgWithOwner(app: AppContext, input: SetupInput): Pr
     tx.insert(users)
       .values({ id: userId, name: input.userName ?? email.split('@')[0] ?? email, email, passwordHash, createdAt: now, updatedAt: now })
       .run();
-    tx.insert(orgMembers).values({ orgId, userId, role: 'owner', createdAt: now }).run();
+    tx.insert(orgMembers).values({ orgId, userId, role: 'owner', createdAt: now, updatedAt: now }).run();
     return { orgId, userId };
   });
 }

@@ -11,11 +11,13 @@ import { shipmentHandlers } from './shipments';
 import { shipmentActionHandlers } from './shipmentActions';
 import { splitHandlers } from './splits';
 import { printingHandlers } from './printing';
+import { memberHandlers } from './members';
 
 /** Every operation of the table has exactly one handler; `satisfies` makes a missing one a compile error. */
 export const handlers = {
   ...systemHandlers,
   ...apiTokenHandlers,
+  ...memberHandlers,
   ...senderAddressHandlers,
   ...carrierHandlers,
   ...webhookHandlers,

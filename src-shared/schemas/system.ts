@@ -25,10 +25,13 @@ export const loginResponse = z.strictObject({
 
 export const setupStatusSchema = z.strictObject({ needsSetup: z.boolean() });
 
+/** A password a person chooses: the setup screen, `shipdesk init`, a new team member (docs/decisions.md). */
+export const newPassword = () => z.string().min(8, 'At least 8 characters').max(1000);
+
 /** First run: the organization and its owner (decisions §3: the setup screen does what `shipdesk init` does). */
 export const setupBody = z.strictObject({
   orgName: z.string().min(1).max(200),
   name: z.string().min(1).max(200),
   email: email(),
-  password: z.string().min(8, 'At least 8 characters').max(1000),
+  password: newPassword(),
 });

@@ -34,7 +34,7 @@ async function addMember(server: TestServer, orgId: string, role: 'owner' | 'adm
     .insert(users)
     .values({ id: userId, name: `The ${role}`, email, passwordHash: await hashPassword(password), createdAt: at, updatedAt: at })
     .run();
-  server.app.db.insert(orgMembers).values({ orgId, userId, role, createdAt: at }).run();
+  server.app.db.insert(orgMembers).values({ orgId, userId, role, createdAt: at, updatedAt: at }).run();
   return { userId, email, password };
 }
 
@@ -62,7 +62,7 @@ describe('POST /auth/login', () => {
 
   it('lists every organization the user belongs to, with the role in each', async () => {
     const other = await t.createOrg('Second Site');
-    t.app.db.insert(orgMembers).values({ orgId: other.orgId, userId: t.org.userId, role: 'viewer', createdAt: clock.toISOString() }).run();
+    t.app.db.insert(orgMembers).values({ orgId: other.orgId, userId: t.org.userId, role: 'viewer', createdAt: clock.toISOString(), updatedAt: clock.toISOString() }).run();
     const res = await login({ email: t.org.email, password: t.org.password });
     expect(res.status).toBe(200);
     expect(res.body.orgs).toHaveLength(2);

@@ -1,4 +1,4 @@
-import { roleScopes, type Role } from '../../../src-shared/scopes';
+import { grants, roleScopes, type Role, type Scope } from '../../../src-shared/scopes';
 
 export interface UserSummary {
   id: string;
@@ -24,4 +24,24 @@ export function scopesIn(principal: Principal, orgId: string): readonly string[]
   if (principal.kind === 'token') return principal.orgId === orgId ? principal.scopes : null;
   const role = principal.roles.get(orgId);
   return role ? roleScopes[role] : null;
+}
+
+/**
+ * What two lists of scopes both grant, as a list `grants` understands: `write:X` and `read:all`
+ * share `read:X`. An API token acts with this of its own scopes and its creator's current role, so a
+ * token never outlives a demotion (docs/decisions.md "Team members").
+ */
+export function commonScopes(a: readonly string[], b: readonly string[]): string[] {
+  const common = new Set<string>();
+  const keep = (from: readonly string[], other: readonly string[]) => {
+    for (const scope of from) {
+      if (grants(other, scope as Scope)) common.add(scope);
+      else if (scope.startsWith('write:') && grants(other, `read:${scope.slice('write:'.length)}` as Scope)) {
+        common.add(`read:${scope.slice('write:'.length)}`);
+      }
+    }
+  };
+  keep(a, b);
+  keep(b, a);
+  return [...common];
 }

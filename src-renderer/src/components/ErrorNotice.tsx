@@ -15,6 +15,7 @@ const plainWords: Partial<Record<ErrorCode, string>> = {
   SHIPMENT_NOT_FOUND: 'That shipment no longer exists.',
   ORDER_NOT_FOUND: 'That order no longer exists.',
   ORDER_CHANNEL_NOT_FOUND: 'That order channel no longer exists.',
+  MEMBER_NOT_FOUND: 'That person is no longer a member of this organization.',
   SHIPMENT_INVALID_STATE: 'The shipment’s status does not allow this.',
   ORDER_INVALID_STATE: 'The order’s status does not allow this.',
   PARCEL_INVALID_SPLIT: 'That split is not possible.',

@@ -6,6 +6,7 @@ import { OrganizationScreen } from './OrganizationScreen';
 import { PrintersScreen } from './PrintersScreen';
 import { SenderAddressesScreen } from './SenderAddressesScreen';
 import { ShippingRulesScreen } from './ShippingRulesScreen';
+import { TeamMembersScreen } from './TeamMembersScreen';
 import { UsageScreen } from './UsageScreen';
 import { WebhooksScreen } from './WebhooksScreen';
 
@@ -16,6 +17,7 @@ export const settingsScreens: Screen[] = [
   { path: '/settings/carriers', title: 'Carriers', nav: { label: 'Carriers', section: 'Settings' }, render: () => <CarriersScreen /> },
   { path: '/settings/shipping-rules', title: 'Shipping rules', nav: { label: 'Shipping rules', section: 'Settings' }, render: () => <ShippingRulesScreen /> },
   { path: '/settings/printers', title: 'Printers', nav: { label: 'Printers', section: 'Settings' }, render: () => <PrintersScreen /> },
+  { path: '/settings/team-members', title: 'Team members', nav: { label: 'Team members', section: 'Settings' }, render: () => <TeamMembersScreen /> },
   { path: '/settings/api-tokens', title: 'API tokens', nav: { label: 'API tokens', section: 'Settings' }, render: () => <ApiTokensScreen /> },
   { path: '/settings/webhooks', title: 'Webhooks', nav: { label: 'Webhooks', section: 'Settings' }, render: () => <WebhooksScreen /> },
   { path: '/settings/organization', title: 'Organization', nav: { label: 'Organization', section: 'Settings' }, render: () => <OrganizationScreen /> },
