@@ -26,11 +26,19 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
     <section className="card" aria-labelledby="documents-title">
       <div className="card-header">
         <h2 id="documents-title">Documents</h2>
-        {labels.length > 0 && (
-          <button type="button" className="primary" onClick={() => setPrinting(labels)}>
-            Print label{labels.length === 1 ? '' : 's'}
-          </button>
-        )}
+        <div className="row-actions">
+          {labels.length > 0 && (
+            <button type="button" className="primary" onClick={() => setPrinting(labels)}>
+              Print label{labels.length === 1 ? '' : 's'}
+            </button>
+          )}
+          {/* Labels and papers together: the print dialog gives each its own printer. */}
+          {shipment.documents.length > labels.length && (
+            <button type="button" onClick={() => setPrinting(shipment.documents)}>
+              Print all
+            </button>
+          )}
+        </div>
       </div>
       {shipment.documents.length === 0 ? (
         <p className="muted">No documents yet. Labels are made when the shipment is sent.</p>

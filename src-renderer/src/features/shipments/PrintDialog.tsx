@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import type { DocumentFormat } from '../../../../src-shared/schemas/carrier';
 import type { PrintJob, Printer } from '../../../../src-shared/schemas/printing';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import { client, useLoad } from '../../lib/api';
@@ -10,7 +9,7 @@ import { Field } from '../../components/forms';
 import { Progress } from '../../components/Progress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { documentTitle, fetchDocument, saveFile } from './documents';
-import { preselectPrinter, rememberPrinter } from './printerChoice';
+import { preselectPrinter, printGroups, rememberPrinter, type PrintGroup } from './printerChoice';
 import { useInitialFocus } from './useInitialFocus';
 
 /**
@@ -40,8 +39,8 @@ export function PrintDialog({
 
 function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; shipmentId: string; documents: ShipmentDocument[]; onClose: () => void }) {
   const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
-  const formats = [...new Set(documents.map((document) => document.format))];
-  const [chosen, setChosen] = useState<Partial<Record<DocumentFormat, string>>>({});
+  const groups = printGroups(documents);
+  const [chosen, setChosen] = useState<Partial<Record<string, string>>>({});
   const [copies, setCopies] = useState('1');
   const [jobs, setJobs] = useState<PrintJob[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -51,7 +50,7 @@ function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; 
   useEffect(() => {
     if (!printers.data) return;
     const all = printers.data.data;
-    setChosen((current) => Object.fromEntries(formats.map((format) => [format, current[format] ?? preselectPrinter(orgId, format, all)])));
+    setChosen((current) => Object.fromEntries(groups.map((group) => [group.key, current[group.key] ?? preselectPrinter(orgId, group, all)])));
   }, [printers.data, orgId]);
 
   // Pushed progress (desktop app): a job's state changes without asking again.
@@ -69,11 +68,11 @@ function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; 
     setError(null);
     const made: PrintJob[] = [];
     try {
-      for (const format of formats) {
-        const printerId = chosen[format];
+      for (const group of groups) {
+        const printerId = chosen[group.key];
         if (!printerId) continue;
-        rememberPrinter(orgId, format, printerId);
-        const documentIds = documents.filter((document) => document.format === format).map((document) => document.id);
+        rememberPrinter(orgId, group.key, printerId);
+        const documentIds = group.documents.map((document) => document.id);
         const answer = await client.call('shipments.print', { params: { orgId, shipmentId }, body: { printerId, documentIds, copies: Number(copies) || 1 } });
         made.push(...answer.jobs);
         setJobs([...made]);
@@ -103,7 +102,7 @@ function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; 
     }
   };
 
-  const canPrint = formats.some((format) => chosen[format]);
+  const canPrint = groups.some((group) => chosen[group.key]);
   const printButton = useInitialFocus<HTMLButtonElement>(canPrint);
   const finished = jobs.filter((job) => job.status === 'done' || job.status === 'failed').length;
 
@@ -115,18 +114,18 @@ function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; 
         ))}
       </ul>
       <ErrorNotice error={printers.error} title="The printers could not be loaded" />
-      {formats.map((format) => (
+      {groups.map((group) => (
         <PrinterChoice
-          key={format}
-          format={format}
-          printers={list.filter((printer) => printer.format === format)}
+          key={group.key}
+          group={group}
+          printers={list.filter((printer) => printer.format === group.format)}
           loading={printers.loading}
-          value={chosen[format] ?? ''}
+          value={chosen[group.key] ?? ''}
           onChange={(printerId) => {
-            setChosen({ ...chosen, [format]: printerId });
-            rememberPrinter(orgId, format, printerId);
+            setChosen({ ...chosen, [group.key]: printerId });
+            rememberPrinter(orgId, group.key, printerId);
           }}
-          onDownload={() => documents.filter((document) => document.format === format).forEach((document) => void download(document))}
+          onDownload={() => group.documents.forEach((document) => void download(document))}
         />
       ))}
       <div className="form-grid">
@@ -171,21 +170,22 @@ function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; 
 }
 
 function PrinterChoice({
-  format,
+  group,
   printers,
   loading,
   value,
   onChange,
   onDownload,
 }: {
-  format: DocumentFormat;
+  group: PrintGroup;
   printers: Printer[];
   loading: boolean;
   value: string;
   onChange: (printerId: string) => void;
   onDownload: () => void;
 }) {
-  const label = format === 'zpl' ? 'Label printer (ZPL)' : 'Printer for PDF';
+  const { format } = group;
+  const label = group.kind === 'papers' ? `Printer for documents (${format.toUpperCase()})` : format === 'zpl' ? 'Label printer (ZPL)' : 'Printer for PDF';
   if (!loading && printers.length === 0) {
     return (
       <div className="error-notice" role="alert">

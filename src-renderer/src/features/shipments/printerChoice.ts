@@ -1,32 +1,66 @@
 import type { DocumentFormat } from '../../../../src-shared/schemas/carrier';
 import type { Printer } from '../../../../src-shared/schemas/printing';
+import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 
 /**
- * The printer this station last used for a format, per organization: kept in localStorage, which
+ * Documents print in groups, each on one printer: labels apart from papers (packing list,
+ * invoices), and each by format. A station's label printer and its A4 printer are different
+ * machines even when both take PDF (USERS 1: chosen by document type).
+ */
+export interface PrintGroup {
+  /** Also the key the station remembers the printer under; labels keep the plain format. */
+  key: string;
+  format: DocumentFormat;
+  kind: 'labels' | 'papers';
+  /** The documents' size when they share one: printers with that media loaded come first. */
+  size: string | null;
+  documents: ShipmentDocument[];
+}
+
+export function printGroups(documents: readonly ShipmentDocument[]): PrintGroup[] {
+  const groups = new Map<string, PrintGroup>();
+  for (const document of documents) {
+    const kind = document.documentType === 'label' ? 'labels' : 'papers';
+    const key = kind === 'labels' ? document.format : `papers.${document.format}`;
+    const group = groups.get(key) ?? { key, format: document.format, kind, size: document.size, documents: [] };
+    if (group.size !== document.size) group.size = null;
+    group.documents.push(document);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The printer this station last used for a group, per organization: kept in localStorage, which
  * belongs to this machine, so each packing station remembers its own label printer.
  */
-const keyOf = (orgId: string, format: DocumentFormat) => `shipdesk.printer.${orgId}.${format}`;
+const keyOf = (orgId: string, groupKey: string) => `shipdesk.printer.${orgId}.${groupKey}`;
 
-export function rememberedPrinter(orgId: string, format: DocumentFormat): string | null {
+export function rememberedPrinter(orgId: string, groupKey: string): string | null {
   try {
-    return localStorage.getItem(keyOf(orgId, format));
+    return localStorage.getItem(keyOf(orgId, groupKey));
   } catch {
     return null;
   }
 }
 
-export function rememberPrinter(orgId: string, format: DocumentFormat, printerId: string): void {
+export function rememberPrinter(orgId: string, groupKey: string, printerId: string): void {
   try {
-    localStorage.setItem(keyOf(orgId, format), printerId);
+    localStorage.setItem(keyOf(orgId, groupKey), printerId);
   } catch {
     // Storage full or blocked: the choice is only not remembered.
   }
 }
 
-/** Remembered here, else the organization's default for the format, else the first that fits. */
-export function preselectPrinter(orgId: string, format: DocumentFormat, printers: Printer[]): string {
-  const fitting = printers.filter((printer) => printer.format === format);
-  const remembered = rememberedPrinter(orgId, format);
+/**
+ * Remembered here, else among the printers for the format those with the documents' size loaded
+ * (the default of them first), else the organization's default for the format, else the first.
+ */
+export function preselectPrinter(orgId: string, group: Pick<PrintGroup, 'key' | 'format' | 'size'>, printers: Printer[]): string {
+  const fitting = printers.filter((printer) => printer.format === group.format);
+  const remembered = rememberedPrinter(orgId, group.key);
   if (remembered && fitting.some((printer) => printer.id === remembered)) return remembered;
-  return (fitting.find((printer) => printer.isDefault) ?? fitting[0])?.id ?? '';
+  const sized = fitting.filter((printer) => printer.labelSize === group.size);
+  const pick = (list: Printer[]) => list.find((printer) => printer.isDefault) ?? list[0];
+  return (pick(sized) ?? pick(fitting))?.id ?? '';
 }
