@@ -197,6 +197,9 @@ describe('split', () => {
     expect(activities(newShipment.id)).toEqual(['created', 'shipment_split']);
     expect(originalShipment.activities.map((a: { action: string }) => a.action)).toEqual(['created', 'shipment_split']);
     expect(newShipment.activities.map((a: { action: string }) => a.action)).toEqual(['created', 'shipment_split']);
+    // Worded for the packing table: references, parcel numbers and SKUs, no ids.
+    expect(originalShipment.activities.at(-1).description).toBe(`Moved ${tea.quantity} × ${tea.sku} from parcel 1 to SPLIT-A-2`);
+    expect(newShipment.activities.at(-1).description).toBe('Split from parcel 1 of SPLIT-A');
     const created = eventsFor(newShipment.id, 'shipment.created');
     expect(created).toHaveLength(1);
     expect(created[0]?.data.parcels[0].orderLines.map((line: { id: string }) => line.id)).toEqual([tea.id]);

@@ -130,6 +130,8 @@ function splitInto(
     // The rule describes the copied carrier; once the carrier is chosen by hand it no longer applies.
     shippingRuleId: carrier.overridden ? null : source.shippingRuleId,
   });
+  // Activities are read by people at the packing table: references, parcel numbers and SKUs, not ids.
+  const parcelNumber = record.parcels.findIndex((candidate) => candidate.id === parcel.id) + 1;
   const parcelIds = planned.map(() => newId('parcel'));
   const created = insertShipments(
     tx,
@@ -137,12 +139,11 @@ function splitInto(
     source.orgId,
     planned.map((plan, i) => ({
       ...draftFor(plan, parcelIds[i] as string),
-      activities: [{ action: 'shipment_split', description: `Split from parcel ${parcel.id} of shipment ${source.id} (${source.reference})` }],
+      activities: [{ action: 'shipment_split', description: `Split from parcel ${parcelNumber} of ${source.reference}` }],
     })),
     // The lines go in before the new shipments are read, so shipment.created carries them.
     () => moveLines(tx, planned, parcelIds, remaining),
   );
-  const newIds = created.map((shipment) => shipment.id);
 
   // The source parcel keeps what is left; an emptied one is removed.
   const movedWeight = planned.reduce((sum, plan) => sum + plan.weight, 0);
@@ -164,8 +165,8 @@ function splitInto(
     source.id,
     'shipment_split',
     kind === 'split'
-      ? `Order lines ${planned[0]?.moves.map((move) => move.line.id).join(', ')} of parcel ${parcel.id} moved to shipment ${newIds[0]} (${references[0]})`
-      : `Parcel ${parcel.id} split into ${planned.length} new shipments: ${references.join(', ')}`,
+      ? `Moved ${planned[0]?.moves.map((move) => `${move.quantity} × ${move.line.sku}`).join(', ')} from parcel ${parcelNumber} to ${references[0]}`
+      : `Parcel ${parcelNumber} split into ${planned.length} new shipments: ${references.join(', ')}`,
   );
   recomputeOrder(tx, now, source.orderId);
 
