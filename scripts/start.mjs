@@ -43,6 +43,13 @@ function run(command, args) {
   });
 }
 
+// `npm start` runs this script under `sh -c`, and npm's SIGTERM ends that shell without reaching us:
+// a parent that went away means stop, so the app or server is not left running on its own.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.emit('SIGTERM', 'SIGTERM');
+}, 500).unref();
+
 const electron = installedElectron();
 let code;
 if (electron) {
@@ -50,6 +57,9 @@ if (electron) {
   if (code === 0) code = await run(electron, ['.']);
 } else {
   console.log('Electron binary not installed here; running the headless server instead (npm run serve)');
-  code = await run('npm', ['run', 'serve']);
+  // What `npm run serve` does, with the server as our own child: a shell between the two would not
+  // pass SIGTERM on, and the server would outlive this script.
+  code = await run('npm', ['run', 'build', '--', '--logLevel', 'warn']);
+  if (code === 0) code = await run(process.execPath, ['--import', 'tsx', 'src-main/serve.ts', ...process.argv.slice(2)]);
 }
 process.exit(code);

@@ -76,6 +76,22 @@ async function init(app: AppContext, args: string[]): Promise<unknown> {
   return { ...created, token: token.token };
 }
 
+/**
+ * Exactly the positional arguments named, no options: a missing one is a 400 naming it, an extra one
+ * or an option (`backup --help` must not write a file called "--help") is refused.
+ */
+function positionalArgs<const Names extends readonly string[]>(args: string[], names: Names, usageLine: string): Record<Names[number], string> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+  if (positionals.length > names.length) throw new ApiError('BAD_REQUEST', `Unexpected argument "${positionals[names.length]}". Usage: ${usageLine}`);
+  const missing = names.filter((_, i) => !positionals[i]);
+  if (missing.length) {
+    throw new ApiError('VALIDATION_FAILED', `Missing ${missing.map((name) => `<${name}>`).join(', ')}. Usage: ${usageLine}`, {
+      details: missing.map((name) => ({ path: `<${name}>`, message: 'Required' })),
+    });
+  }
+  return Object.fromEntries(names.map((name, i) => [name, positionals[i]])) as Record<Names[number], string>;
+}
+
 /** `member add <orgId> …`: the machine's operator adds a member, as an owner would through the API. */
 async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
@@ -97,27 +113,29 @@ async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
 
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--help' || command === '-h' || command === 'help') {
     console.log(usage);
-    return command ? 0 : 1;
+    return 0;
+  }
+  const known = command === 'init' || command === 'backup' || (command === 'org' && rest[0] === 'set-plan') || (command === 'member' && rest[0] === 'add');
+  if (!known) {
+    const given = command ? `Unknown command "${argv.join(' ')}"` : 'No command given';
+    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, member add and backup (--help shows them)`);
   }
   const app = createAppContext({ dataDir: defaultDataDir() });
   try {
     let result: unknown;
     if (command === 'init') result = await init(app, rest);
-    else if (command === 'org' && rest[0] === 'set-plan') {
-      const [, orgId, plan] = rest;
-      result = setPlan(app, parse(z.string().min(1), orgId), parse(z.enum(plans), plan));
-    } else if (command === 'member' && rest[0] === 'add') {
+    else if (command === 'org') {
+      const { orgId, plan } = positionalArgs(rest.slice(1), ['orgId', 'plan'], 'org set-plan <orgId> <starter|pro|unlimited>');
+      result = setPlan(app, orgId, parse(z.enum(plans), plan));
+    } else if (command === 'member') {
       result = await memberAdd(app, rest.slice(1));
-    } else if (command === 'backup') {
-      const file = parse(z.string().min(1), rest[0]);
+    } else {
+      const { file } = positionalArgs(rest, ['file'], 'backup <file>');
       await durable(app.db);
       await app.db.$client.backup(file);
       result = { backup: file };
-    } else {
-      console.error(`Unknown command "${[command, ...rest].join(' ')}"\n\n${usage}`);
-      return 1;
     }
     // What is printed is on disk (group commit, db/groupCommit.ts).
     await durable(app.db);

@@ -4,41 +4,65 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAppContext } from './app/context';
-import { defaultDataDir, portFromEnv } from './app/config';
+import { createAppContext, type AppContext } from './app/context';
+import { defaultDataDir, parsePort, portFromEnv } from './app/config';
 import { buildServer, listen } from './http/server';
 import { runStartupChores } from './app/startup';
 import { start as startWebhookDelivery } from './domain/webhookDelivery';
 import { startDailyBackups } from './app/dailyBackups';
 
-const { values } = parseArgs({
-  options: { port: { type: 'string' }, host: { type: 'string' } },
-  strict: true,
-});
+/** How long a shutdown waits for requests still arriving (a client that sent half a request). */
+const SHUTDOWN_GRACE_MS = 10_000;
 
-const port = portFromEnv(values.port !== undefined ? { SHIPDESK_PORT: values.port } : process.env);
-const host = values.host ?? process.env.SHIPDESK_HOST ?? '127.0.0.1';
-const rendererDir = fileURLToPath(new URL('../out/renderer', import.meta.url));
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { port: { type: 'string' }, host: { type: 'string' } },
+    strict: true,
+  });
+  const port = values.port !== undefined ? parsePort(values.port, '--port') : portFromEnv();
+  const host = values.host ?? process.env.SHIPDESK_HOST ?? '127.0.0.1';
+  const rendererDir = fileURLToPath(new URL('../out/renderer', import.meta.url));
 
-const app = createAppContext({ dataDir: defaultDataDir() });
-runStartupChores(app);
-const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
-const url = await listen(server, host, port);
-console.log(`Shipdesk listening on ${url}`);
-// Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.
-const webhookDelivery = startWebhookDelivery(app);
-// decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
-const dailyBackups = startDailyBackups(app);
+  let app: AppContext | null = null;
+  try {
+    app = createAppContext({ dataDir: defaultDataDir() });
+    runStartupChores(app);
+    const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
+    const url = await listen(server, host, port);
+    console.log(`Shipdesk listening on ${url}`);
+    // Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.
+    const webhookDelivery = startWebhookDelivery(app);
+    // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
+    const dailyBackups = startDailyBackups(app);
 
-let closing = false;
-async function shutdown(): Promise<void> {
-  if (closing) return;
-  closing = true;
-  await server.close();
-  await webhookDelivery.stop();
-  await dailyBackups.stop();
-  app.close();
-  process.exit(0);
+    const running = app;
+    let closing = false;
+    const shutdown = async () => {
+      if (closing) return;
+      closing = true;
+      // Requests in flight finish; a client that never finishes its request is cut off after the grace.
+      const cutOff = setTimeout(() => server.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cutOff.unref();
+      await server.close();
+      await webhookDelivery.stop();
+      await dailyBackups.stop();
+      running.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown());
+    process.on('SIGTERM', () => void shutdown());
+  } catch (error) {
+    app?.close();
+    throw error;
+  }
 }
-process.on('SIGINT', () => void shutdown());
-process.on('SIGTERM', () => void shutdown());
+
+try {
+  await main();
+} catch (error) {
+  // One line a person can act on (a taken port, a bad option, a database from a newer Shipdesk), not a stack.
+  const code = (error as { code?: string }).code;
+  const message = code === 'EADDRINUSE' ? `the port is already in use (${(error as Error).message}); stop the other Shipdesk or choose another port with --port` : error instanceof Error ? error.message : String(error);
+  console.error(`Shipdesk could not start: ${message}`);
+  process.exit(1);
+}

@@ -46,6 +46,8 @@ export const errorStatus = {
   PRINTER_OFFLINE: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  /** The server is shutting down: try again in a moment (the answer closes the connection). */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -62,6 +64,7 @@ export const httpReason: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export const errorDetailSchema = z.object({ path: z.string(), message: z.string() });

@@ -19,11 +19,15 @@ export function databaseFile(dataDir: string, profile = process.env.SHIPDESK_PRO
 }
 
 export function portFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.SHIPDESK_PORT;
+  return parsePort(env.SHIPDESK_PORT, 'SHIPDESK_PORT');
+}
+
+/** A port from `source` (an environment variable or an option, named in the message); unset is 4848. */
+export function parsePort(raw: string | undefined, source: string): number {
   if (raw === undefined || raw === '') return DEFAULT_PORT;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`SHIPDESK_PORT must be a port number from 0 to 65535 (got "${raw}")`);
+  if (!/^\d+$/.test(raw) || !Number.isInteger(port) || port > 65535) {
+    throw new Error(`${source} must be a port number from 0 to 65535 (got "${raw}")`);
   }
   return port;
 }

@@ -26,6 +26,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const client = new Database(file);
   try {
+    // First, before anything writes to the file: a newer database is refused untouched (even
+    // switching it to WAL rewrites its header).
+    refuseNewerDatabase(client, migrationsFolder);
     client.pragma('journal_mode = WAL');
     client.pragma('foreign_keys = ON');
     // A 2xx means the write is on disk, even after a power cut.
@@ -35,7 +38,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     client.pragma('temp_store = MEMORY');
     // Shipment reads are built as JSON by SQLite (shipmentJson.ts); documents travel as base64.
     client.function('base64', { deterministic: true }, (value: unknown) => (Buffer.isBuffer(value) ? value.toString('base64') : value));
-    refuseNewerDatabase(client, migrationsFolder);
     cacheStatements(client, 1000, (statement) => timeStatement(statement, options.slowQueryMs ?? SLOW_QUERY_MS, options.onSlowQuery ?? defaultSlowQueryReport));
     const db = drizzle(client, { schema }) as Db;
     migrate(db, { migrationsFolder });

@@ -80,8 +80,12 @@ describe('schema and migrations', () => {
     const db = openDatabase(file);
     const newest = Math.max(...readJournal(defaultMigrationsFolder).entries.map((e) => e.when));
     db.$client.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run('from-the-future', newest + 1000);
+    // Not in WAL mode, as a copy from elsewhere may be: even switching it to WAL would rewrite the file.
+    db.$client.pragma('journal_mode = DELETE');
     db.$client.close();
+    const before = readFileSync(file);
     expect(() => openDatabase(file)).toThrow(NewerDatabaseError);
     expect(() => openDatabase(file)).toThrow(/newer version of Shipdesk/);
+    expect(readFileSync(file).equals(before)).toBe(true);
   });
 });

@@ -296,3 +296,28 @@ describe('host check when bound to every interface', () => {
     expect(names.has('evil.example')).toBe(false);
   });
 });
+
+describe('while the server closes', () => {
+  it('a request that completes after close() began gets 503 SERVICE_UNAVAILABLE in the one error body', async () => {
+    const own = await startTestServer();
+    const { port } = new URL(own.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    // Half a request: the connection is busy, so closing waits for it instead of dropping it.
+    socket.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = own.server.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.write('\r\n');
+    await ended;
+    await closed;
+    own.app.close();
+    expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
+    expect(body).toEqual({ code: 'SERVICE_UNAVAILABLE', error: 'Service Unavailable', message: expect.stringContaining('shutting down') });
+  });
+});

@@ -95,6 +95,7 @@ const errorWhen: Record<number, string> = {
   422: 'The request is well-formed, but the domain cannot carry it out (carrier errors come with `errors[]`).',
   429: 'More than 10 failed authentications a minute from this client; wait for `Retry-After` seconds.',
   500: 'Something failed inside Shipdesk; the body never carries a stack trace.',
+  503: 'Shipdesk is shutting down; retry in a moment.',
 };
 
 /** Every error status with the codes that map to it, ascending. */
@@ -128,6 +129,7 @@ export function errorStatusesOf(op: AnyOperation): number[] {
     422: changesResource,
     429: credential,
     500: true,
+    503: true,
   };
   return errorStatuses()
     .map(({ status }) => status)

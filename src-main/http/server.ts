@@ -33,7 +33,9 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     bodyLimit: BODY_LIMIT,
     logger: options.logger ?? false,
     // Errors, not stack traces, leave the process; the error handler below shapes them.
-    return503OnClosing: true,
+    // Requests that arrive while the server closes get the one error body (503, onRequest below)
+    // instead of Fastify's own.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any route or hook runs (bad URL encoding, over-long path
     // parameters) get the same error body as everything else.
@@ -45,9 +47,19 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     http: { requireHostHeader: false },
   });
   const hosts = allowedHostnames(options.host);
+  let closing = false;
+  server.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   // A callback hook, not an async one: it runs on every request, and a promise per request shows.
-  server.addHook('onRequest', (request, _reply, done) => {
+  server.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      done(new ApiError('SERVICE_UNAVAILABLE', 'Shipdesk is shutting down; retry in a moment'));
+      return;
+    }
     const host = request.headers.host;
     if (!host || !hosts.has(hostnameOf(host))) {
       done(new ApiError('FORBIDDEN', `Requests addressed to host "${host ?? ''}" are refused; use http://127.0.0.1`));

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** The CLI as a script runs it: a real process on a real data folder; JSON out, error bodies on stderr. */
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'shipdesk-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile('node_modules/.bin/tsx', ['src-main/cli.ts', ...args], { env: { ...process.env, SHIPDESK_DATA_DIR: dir }, cwd: process.cwd() }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Node's own warnings (e.g. experimental features) may precede the body on stderr. */
+const errorBody = (run: Run) => JSON.parse(run.stderr.trim().split('\n').at(-1) ?? '') as { code: string; message: string; details?: { path: string }[] };
+
+describe('the CLI', () => {
+  it('inits, changes a plan and backs up, printing JSON on stdout only', async () => {
+    const init = await cli('init', '--org', 'Cli Warehouse', '--email', 'cli@example.com', '--password', 'a long password', '--token');
+    expect(init.code).toBe(0);
+    const created = JSON.parse(init.stdout) as { orgId: string; token: string };
+    expect(created.token).toMatch(/^shpd_/);
+    const plan = await cli('org', 'set-plan', created.orgId, 'pro');
+    expect([plan.code, (JSON.parse(plan.stdout) as { plan: string }).plan]).toEqual([0, 'pro']);
+    const file = join(dir, 'copy.sqlite');
+    const backup = await cli('backup', file);
+    expect([backup.code, JSON.parse(backup.stdout)]).toEqual([0, { backup: file }]);
+    const copy = new Database(file, { readonly: true });
+    try {
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.prepare('SELECT count(*) FROM orgs').pluck().get()).toBe(1);
+    } finally {
+      copy.close();
+    }
+  }, 30_000);
+
+  it('answers every mistake with the error body on stderr, a non-zero exit and nothing on stdout', async () => {
+    const cases: [string[], string, RegExp][] = [
+      [[], 'BAD_REQUEST', /No command given/],
+      [['bogus'], 'BAD_REQUEST', /Unknown command "bogus"/],
+      [['org', 'delete', 'x'], 'BAD_REQUEST', /Unknown command "org delete x"/],
+      [['backup'], 'VALIDATION_FAILED', /Missing <file>/],
+      [['backup', '--help'], 'BAD_REQUEST', /--help/],
+      [['backup', join(dir, 'a.sqlite'), 'extra'], 'BAD_REQUEST', /Unexpected argument "extra"/],
+      [['org', 'set-plan', 'org_x'], 'VALIDATION_FAILED', /Missing <plan>/],
+      [['org', 'set-plan', 'org_x', 'pro', 'extra'], 'BAD_REQUEST', /Unexpected argument "extra"/],
+    ];
+    for (const [args, code, message] of cases) {
+      const run = await cli(...args);
+      expect(run.code, args.join(' ')).not.toBe(0);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(errorBody(run), args.join(' ')).toMatchObject({ code, message: expect.stringMatching(message) });
+    }
+    // `backup --help` must not have written a file called "--help".
+    expect(existsSync('--help')).toBe(false);
+    expect(existsSync(join(dir, 'a.sqlite'))).toBe(false);
+  }, 60_000);
+
+  it('shows the help on --help with exit 0', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: shipdesk <command>');
+  });
+});
