@@ -47,6 +47,8 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     http: { requireHostHeader: false },
   });
   const hosts = allowedHostnames(options.host);
+  // The address to suggest to a refused client: the bound one, unless it is every interface.
+  const addressHint = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : '127.0.0.1';
   let closing = false;
   server.addHook('preClose', (done) => {
     closing = true;
@@ -62,7 +64,7 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     }
     const host = request.headers.host;
     if (!host || !hosts.has(hostnameOf(host))) {
-      done(new ApiError('FORBIDDEN', `Requests addressed to host "${host ?? ''}" are refused; use http://127.0.0.1`));
+      done(new ApiError('FORBIDDEN', `Requests addressed to host "${host ?? ''}" are refused; use http://${addressHint}`));
       return;
     }
     done();
