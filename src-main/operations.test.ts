@@ -61,6 +61,6 @@ describe('the operation table', () => {
   });
 
   it('maps every error code to an HTTP status in one place', () => {
-    for (const [code, status] of Object.entries(errorStatus)) expect([400, 401, 403, 404, 409, 413, 415, 422, 429, 500], code).toContain(status);
+    for (const [code, status] of Object.entries(errorStatus)) expect([400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503], code).toContain(status);
   });
 });
