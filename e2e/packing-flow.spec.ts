@@ -381,6 +381,8 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
 
   await test.step('return: an inbound shipment back to the warehouse', async () => {
     await main.getByRole('group', { name: 'Shipment actions' }).getByRole('button', { name: 'Create return' }).click();
+    // A return is a paid booking: it is asked for once more.
+    await page.getByRole('dialog', { name: `Create a return for ${ref}?` }).getByRole('button', { name: 'Create return' }).click();
     const dialog = page.getByRole('dialog', { name: 'Return made' });
     await expect(dialog).toContainText(`Return RET-${ref} Dispatched`);
     await expect(dialog.getByText(/Tracking number/)).toContainText(/NORD\d+/);

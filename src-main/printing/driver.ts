@@ -12,8 +12,11 @@ export interface PrintRequest {
   copies: number;
   /** Queue name, `host:port` or folder, as stored on the printer. */
   target: string;
-  /** `<reference>-<documentId>`: the spooler's job title and the file driver's file name. */
+  /** `<reference>-<documentId>`: the spooler's job title and the start of the file driver's file name. */
   jobName: string;
+  /** The print job and its attempt (1, 2, … per retry): each attempt is its own file in a hot folder. */
+  printJobId: string;
+  attempt: number;
 }
 
 export interface PrintDriver {

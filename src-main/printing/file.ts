@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PrintError, type PrintDriver } from './driver';
+import { PrintError, type PrintDriver, type PrintRequest } from './driver';
 
 /** Letters, digits, dot, dash and underscore: safe in any file system and in a watcher's pattern. */
 export function safeFileStem(name: string): string {
@@ -9,9 +9,21 @@ export function safeFileStem(name: string): string {
 }
 
 /**
- * Writes the document into a folder another program watches (hot-folder integrations):
- * `<reference>-<documentId>.<pdf|zpl>`, one more file `…-2`, `…-3` per extra copy. Each file is
- * written under a hidden temporary name and renamed, so a watcher never picks up half a label.
+ * The file one copy of one attempt is written to: `<reference>-<documentId>-<printJobId>-<attempt>`,
+ * `…-copy2`, `…-copy3` for extra copies. A reprint (another job, or a retry of the same one) is a new
+ * name, so a watcher that has already taken the first file sees the reprint too, and nothing it has
+ * not read yet is overwritten.
+ */
+export function hotFolderFileName(request: Pick<PrintRequest, 'jobName' | 'printJobId' | 'attempt' | 'format'>, copy: number): string {
+  // A long reference is cut, never the job and attempt that keep the name unique.
+  const stem = `${safeFileStem(request.jobName).slice(0, 160)}-${safeFileStem(request.printJobId)}-${request.attempt}`;
+  return `${stem}${copy > 1 ? `-copy${copy}` : ''}.${request.format}`;
+}
+
+/**
+ * Writes the document into a folder another program watches (hot-folder integrations), one file per
+ * copy of each attempt (hotFolderFileName). Each file is written under a hidden temporary name and
+ * renamed, so a watcher never picks up half a label.
  */
 export function fileDriver(): PrintDriver {
   return {
@@ -21,9 +33,8 @@ export function fileDriver(): PrintDriver {
       const info = await stat(folder).catch(() => null);
       if (!info) throw new PrintError('not_found', `Folder '${folder}' does not exist on this computer; create it or change the printer's folder`);
       if (!info.isDirectory()) throw new PrintError('not_found', `'${folder}' is a file, not a folder; change the printer's folder`);
-      const stem = safeFileStem(request.jobName);
       for (let copy = 1; copy <= request.copies; copy++) {
-        const name = `${stem}${copy > 1 ? `-${copy}` : ''}.${request.format}`;
+        const name = hotFolderFileName(request, copy);
         const temporary = join(folder, `.${name}.${randomBytes(4).toString('hex')}.tmp`);
         try {
           await writeFile(temporary, content, { flag: 'wx' });

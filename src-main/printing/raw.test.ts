@@ -10,6 +10,8 @@ const request = (target: string, overrides: Partial<PrintRequest> = {}): PrintRe
   copies: 1,
   target,
   jobName: 'SHP-1-doc_1',
+  printJobId: 'pjb_1',
+  attempt: 1,
   ...overrides,
 });
 

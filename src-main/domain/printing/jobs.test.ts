@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,7 +121,7 @@ describe('raw ZPL printer', () => {
 });
 
 describe('file printer (hot folder)', () => {
-  it('writes <reference>-<documentId>.pdf per label, copies as extra files', async () => {
+  it('writes <reference>-<documentId>-<jobId>-<attempt>.pdf per label, copies as extra files', async () => {
     const target = freshFolder('hot');
     const printer = await createPrinter(t, { name: 'Hot folder', driver: 'file', target, format: 'pdf' });
     const shipment = await sentShipment(t, shipmentBody(pdfCarrierId, { reference: 'WEB-2001', parcels: [...shipmentBody(pdfCarrierId).parcels, ...shipmentBody(pdfCarrierId).parcels] }));
@@ -131,10 +131,11 @@ describe('file printer (hot folder)', () => {
     expect(res.body.jobs.map((job: { status: string; copies: number; documentId: string }) => [job.documentId, job.status, job.copies])).toEqual(
       shipment.documents.map((doc: { id: string }) => [doc.id, 'done', 2]),
     );
-    const expected = shipment.documents.flatMap((doc: { id: string }) => [`WEB-2001-${doc.id}.pdf`, `WEB-2001-${doc.id}-2.pdf`]);
+    const jobs: { id: string; documentId: string }[] = res.body.jobs;
+    const expected = jobs.flatMap((job) => [`WEB-2001-${job.documentId}-${job.id}-1.pdf`, `WEB-2001-${job.documentId}-${job.id}-1-copy2.pdf`]);
     expect(readdirSync(target).sort()).toEqual(expected.sort());
-    const first = shipment.documents[0];
-    expect(readFileSync(join(target, `WEB-2001-${first.id}.pdf`)).equals(await contentOf(shipment.id, first.id))).toBe(true);
+    const first = jobs[0]!;
+    expect(readFileSync(join(target, `WEB-2001-${first.documentId}-${first.id}-1.pdf`)).equals(await contentOf(shipment.id, first.documentId))).toBe(true);
     const printed = (await getShipment(shipment.id)).activities.filter((a: { action: string }) => a.action === 'printed');
     expect(printed.map((a: { description: string }) => a.description)).toEqual(
       shipment.documents.map((doc: { id: string }) => `Label ${doc.id} printed on Hot folder (2 copies)`),
@@ -152,7 +153,23 @@ describe('file printer (hot folder)', () => {
     mkdirSync(target);
     const retried = await retry(res.body.jobs[0].id);
     expect(retried.body).toMatchObject({ status: 'done', attempts: 2 });
-    expect(existsSync(join(target, `${shipment.reference}-${b.id}.pdf`))).toBe(true);
+    expect(readdirSync(target)).toEqual([`${shipment.reference}-${b.id}-${res.body.jobs[0].id}-2.pdf`]);
+  });
+
+  it('every reprint is a file of its own: a second job and a retry never overwrite what a watcher has not read yet', async () => {
+    const target = freshFolder('reprints');
+    const printer = await createPrinter(t, { name: 'Reprint hot folder', driver: 'file', target, format: 'pdf' });
+    const shipment = await sentShipment(t, shipmentBody(pdfCarrierId, { reference: 'WEB-3001' }));
+    const [label] = shipment.documents;
+    const [first] = (await print(shipment.id, { printerId: printer.id })).body.jobs;
+    const [second] = (await print(shipment.id, { printerId: printer.id })).body.jobs;
+    expect(second.id).not.toBe(first.id);
+    expect((await retry(first.id)).body).toMatchObject({ status: 'done', attempts: 2 });
+    expect(readdirSync(target).sort()).toEqual(
+      [`WEB-3001-${label.id}-${first.id}-1.pdf`, `WEB-3001-${label.id}-${second.id}-1.pdf`, `WEB-3001-${label.id}-${first.id}-2.pdf`].sort(),
+    );
+    const content = await contentOf(shipment.id, label.id);
+    for (const name of readdirSync(target)) expect(readFileSync(join(target, name)).equals(content), name).toBe(true);
   });
 });
 
@@ -352,28 +369,69 @@ describe('auto-print after send', () => {
     expect(sent.status).toBe(200);
     expect(sent.body.status).toBe('dispatched');
     const [label] = sent.body.documents;
-    expect(readdirSync(target)).toEqual([`${sent.body.reference}-${label.id}.pdf`]);
     expect(sent.body.activities.map((a: { action: string }) => a.action)).toContain('printed');
+    expect(sent.body.errors).toEqual([]);
     const jobs = await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${sent.body.id}`);
     expect(jobs.body.data).toEqual([expect.objectContaining({ printerId: printer.id, documentId: label.id, status: 'done', attempts: 1 })]);
+    expect(readdirSync(target)).toEqual([`${sent.body.reference}-${label.id}-${jobs.body.data[0].id}-1.pdf`]);
   });
 
-  it('an offline printer never fails the send: the job is failed and visible; a rule without the flag prints nothing', async () => {
+  it('an offline printer never fails the send: the job is failed, and the shipment says which label did not print where and why; a rule without the flag prints nothing', async () => {
     const port = await closedPort();
     const zebra = await createPrinter(t, { name: 'Offline Zebra', driver: 'raw', target: `127.0.0.1:${port}`, format: 'zpl' });
     const rule = await ruleWith({ name: 'Auto-print ZPL', autoPrintLabels: true, labelPrinterId: zebra.id }, zplCarrierId);
     const sent = await sendWithRule(rule.id, zplCarrierId);
     expect(sent.status).toBe(200);
     expect(sent.body.status).toBe('dispatched');
-    expect(sent.body.errors).toEqual([]);
     const jobs = await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${sent.body.id}&status=failed`);
     expect(jobs.body.data).toHaveLength(1);
-    expect(jobs.body.data[0].error).toContain(`Printer at 127.0.0.1:${port} did not answer`);
+    const [job] = jobs.body.data;
+    expect(job.error).toContain(`Printer at 127.0.0.1:${port} did not answer`);
+    const recorded = {
+      id: expect.stringMatching(/^ser_/),
+      code: 'AUTO_PRINT_FAILED',
+      message: `Rule Auto-print ZPL asks to print the labels, but the label did not print on 'Offline Zebra': ${job.error} (print job ${job.id})`,
+      createdAt: expect.any(String),
+    };
+    expect(sent.body.errors).toEqual([recorded]);
+    expect((await getShipment(sent.body.id)).errors).toEqual([recorded]);
 
     const quiet = await ruleWith({ name: 'No auto-print', autoPrintLabels: false, labelPrinterId: zebra.id }, zplCarrierId);
     const silent = await sendWithRule(quiet.id, zplCarrierId);
     expect(silent.status).toBe(200);
     expect((await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${silent.body.id}`)).body.total).toBe(0);
+  });
+
+  it('a missing hot folder: each failed label is recorded (label 1 of 2 …); retry once the folder exists prints it, and the record stays as history', async () => {
+    const target = join(folder, 'auto-missing');
+    const printer = await createPrinter(t, { name: 'Station hot folder', driver: 'file', target, format: 'pdf' });
+    const rule = await ruleWith({ name: 'Auto-print to folder', autoPrintLabels: true, labelPrinterId: printer.id });
+    const created = await t.request('POST', `${orgPath()}/shipments`, {
+      body: shipmentBody(pdfCarrierId, { parcels: [...shipmentBody(pdfCarrierId).parcels, ...shipmentBody(pdfCarrierId).parcels] }),
+    });
+    await t.request('PATCH', `${orgPath()}/shipments/${created.body.id}`, { body: { shippingRuleId: rule.id } });
+    const sent = await t.request('POST', `${orgPath()}/shipments/${created.body.id}/send`);
+    expect(sent.status).toBe(200);
+    expect(sent.body.status).toBe('dispatched');
+    const jobs = (await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${sent.body.id}`)).body.data.reverse();
+    expect(jobs.map((job: { status: string; documentId: string }) => [job.documentId, job.status])).toEqual(
+      sent.body.documents.map((doc: { id: string }) => [doc.id, 'failed']),
+    );
+    const reason = `Folder '${target}' does not exist on this computer; create it or change the printer's folder`;
+    expect(sent.body.errors.map((error: { code: string; message: string }) => [error.code, error.message])).toEqual([
+      ['AUTO_PRINT_FAILED', `Rule Auto-print to folder asks to print the labels, but label 1 of 2 did not print on 'Station hot folder': ${reason} (print job ${jobs[0].id})`],
+      ['AUTO_PRINT_FAILED', `Rule Auto-print to folder asks to print the labels, but label 2 of 2 did not print on 'Station hot folder': ${reason} (print job ${jobs[1].id})`],
+    ]);
+    // No "printed" activity for a label that did not print.
+    expect(sent.body.activities.some((activity: { action: string }) => activity.action === 'printed')).toBe(false);
+
+    mkdirSync(target);
+    expect((await retry(jobs[0].id)).body).toMatchObject({ status: 'done', attempts: 2, error: null });
+    const after = await getShipment(sent.body.id);
+    expect(after.activities.filter((activity: { action: string }) => activity.action === 'printed')).toHaveLength(1);
+    // A retry is watched by whoever clicked it: it adds no error, and the send's record stays as it was.
+    expect(after.errors).toEqual(sent.body.errors);
+    expect(readdirSync(target)).toEqual([`${sent.body.reference}-${jobs[0].documentId}-${jobs[0].id}-2.pdf`]);
   });
 
   it('autoPrintLabels without a printer and without a default: the send succeeds and the shipment says why nothing printed', async () => {

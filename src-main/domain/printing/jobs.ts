@@ -189,6 +189,8 @@ async function printDocument(app: AppContext, { document, printer, reference, jo
     copies: job.copies,
     target: printer.target,
     jobName: `${reference}-${document.id}`,
+    printJobId: job.id,
+    attempt: job.attempts,
   });
 }
 
@@ -253,8 +255,10 @@ export function listPrintJobs(app: AppContext, orgId: string, query: PrintJobLis
 /**
  * After a send (decisions §8): print what the applied rule asks for, to the rule's printer or else the
  * default printer for the format. Never throws — the booking is committed and a printer problem must
- * not turn a sent shipment into an error: a failed job is in the print-job log, and a print that could
- * not even be queued is recorded on the shipment as AUTO_PRINT_FAILED. Answers whether anything was done.
+ * not turn a sent shipment into an error. Nobody watches an automatic print, so every way it can fail
+ * is recorded on the shipment as AUTO_PRINT_FAILED: a print that could not even be queued (no
+ * printer), and each job that ended failed, naming the document, the printer and the reason (the job
+ * itself stays in the print-job log, where it can be retried). Answers whether anything was done.
  */
 export async function autoPrintAfterSend(app: AppContext, orgId: string, shipment: Shipment, rule: ShippingRuleRow): Promise<boolean> {
   const asks = [
@@ -271,7 +275,15 @@ export async function autoPrintAfterSend(app: AppContext, orgId: string, shipmen
         const docs = ask.docs.map((doc) => rows.get(doc.id)).filter((row): row is DocumentRow => row !== undefined);
         return queueJobs(tx, app.now().toISOString(), orgId, docs, ask.printerId ?? undefined, 1);
       });
-      await runJobs(app, jobIds);
+      const failed = (await runJobs(app, jobIds)).filter((job) => job.status === 'failed');
+      if (failed.length) {
+        inWriteTransaction(app.db, (tx) => {
+          for (const job of failed) {
+            const what = `${documentName(shipment.documents, job.documentId)} did not print on ${printerName(tx, job.printerId)}`;
+            recordError(tx, app.now(), shipment.id, 'AUTO_PRINT_FAILED', `Rule ${rule.name} asks to print the ${ask.what}, but ${what}: ${job.error ?? 'no reason given'} (print job ${job.id})`);
+          }
+        });
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       inWriteTransaction(app.db, (tx) =>
@@ -280,6 +292,20 @@ export async function autoPrintAfterSend(app: AppContext, orgId: string, shipmen
     }
   }
   return acted;
+}
+
+/** "the label", "label 2 of 3", "the packing list": a document as the packer knows it on the shipment. */
+function documentName(all: Shipment['documents'], documentId: string): string {
+  const document = all.find((candidate) => candidate.id === documentId);
+  if (!document) return `document ${documentId}`;
+  if (document.documentType !== 'label') return `the ${(documentWord[document.documentType] ?? 'document').toLowerCase()}`;
+  const labels = all.filter((candidate) => candidate.documentType === 'label');
+  return labels.length === 1 ? 'the label' : `label ${labels.indexOf(document) + 1} of ${labels.length}`;
+}
+
+function printerName(tx: ReadDb, printerId: string | null): string {
+  const printer = printerId ? tx.select({ name: printers.name }).from(printers).where(eq(printers.id, printerId)).get() : undefined;
+  return printer ? `'${printer.name}'` : 'a printer that no longer exists';
 }
 
 /** Startup: a job left queued or printing by a crash may or may not have printed; say so and let the user retry. */

@@ -308,8 +308,10 @@ describe('auto-print of the papers', () => {
     expect(sent.status).toBe('dispatched');
     expect(sent.errors).toEqual([]);
     const papers = (sent.documents as Document[]).filter((document) => document.documentType !== 'label');
-    expect(readdirSync(target).sort()).toEqual(papers.map((document) => `PRINT-1-${document.id}.pdf`).sort());
-    expect(printed).toEqual(papers.map((document) => ({ format: 'pdf', size: 'A4', copies: 1, target, jobName: `PRINT-1-${document.id}` })));
+    expect(printed).toEqual(
+      papers.map((document) => ({ format: 'pdf', size: 'A4', copies: 1, target, jobName: `PRINT-1-${document.id}`, printJobId: expect.stringMatching(/^pjb_/), attempt: 1 })),
+    );
+    expect(readdirSync(target).sort()).toEqual(printed.map((request) => `${request.jobName}-${request.printJobId}-1.pdf`).sort());
     // What the CUPS driver would pass the spooler for these jobs: A4 media, never scaled.
     expect(lpArguments(printed[0]!, '/tmp/paper.pdf')).toEqual(expect.arrayContaining(['-o', 'media=A4', '-o', 'fit-to-page=false']));
 

@@ -2,21 +2,29 @@ import { useState } from 'react';
 import type { Shipment, ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import { formatDateTime } from '../../lib/format';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { documentTitle, fetchDocument, saveFile } from './documents';
+import { documentTitle, fetchDocument, saveFile, voidFile } from './documents';
 import { LabelPreviewDialog } from './LabelPreviewDialog';
 import { PrintDialog } from './PrintDialog';
 
-/** Labels and papers of a shipment, each with Preview, Download and Print. */
+/**
+ * Labels and papers of a shipment, each with Preview, Download and Print. A cancelled shipment's
+ * labels are void with the carrier: they stay for the record (Preview, Download marked VOID) but are
+ * never offered for printing, so a dead label cannot end up on a parcel.
+ */
 export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; shipment: Shipment; onPrinted: () => void }) {
   const [preview, setPreview] = useState<ShipmentDocument | null>(null);
   const [printing, setPrinting] = useState<ShipmentDocument[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const labels = shipment.documents.filter((document) => document.documentType === 'label');
+  const voided = shipment.status === 'cancelled';
 
   const download = async (document: ShipmentDocument) => {
     setError(null);
     try {
-      saveFile(await fetchDocument(orgId, shipment.id, document.id), `${shipment.reference}-${document.documentType}.${document.format}`);
+      const file = await fetchDocument(orgId, shipment.id, document.id);
+      const name = `${shipment.reference}-${document.documentType}.${document.format}`;
+      if (voided) saveFile(voidFile(file, name), name);
+      else saveFile(file, name);
     } catch (caught) {
       setError(caught);
     }
@@ -27,19 +35,25 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
       <div className="card-header">
         <h2 id="documents-title">Documents</h2>
         <div className="row-actions">
-          {labels.length > 0 && (
+          {!voided && labels.length > 0 && (
             <button type="button" className="primary" onClick={() => setPrinting(labels)}>
               Print label{labels.length === 1 ? '' : 's'}
             </button>
           )}
           {/* Labels and papers together: the print dialog gives each its own printer. */}
-          {shipment.documents.length > labels.length && (
+          {!voided && shipment.documents.length > labels.length && (
             <button type="button" onClick={() => setPrinting(shipment.documents)}>
               Print all
             </button>
           )}
         </div>
       </div>
+      {voided && shipment.documents.length > 0 && (
+        <p className="void-notice" role="note">
+          <strong>Cancelled: {labels.length === 1 ? 'its label is' : 'its labels are'} void.</strong> The booking was voided with the carrier, so{' '}
+          {labels.length === 1 ? 'the label' : 'these labels'} must not go on a parcel. The documents stay here for the record and cannot be printed.
+        </p>
+      )}
       {shipment.documents.length === 0 ? (
         <p className="muted">No documents yet. Labels are made when the shipment is sent.</p>
       ) : (
@@ -55,8 +69,11 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
           </thead>
           <tbody>
             {shipment.documents.map((document) => (
-              <tr key={document.id}>
-                <td>{documentTitle(document)}</td>
+              <tr key={document.id} className={voided ? 'document-void' : undefined}>
+                <td>
+                  {documentTitle(document)}
+                  {voided && document.documentType === 'label' && <span className="void-badge"> Void</span>}
+                </td>
                 <td>{formatDateTime(document.createdAt)}</td>
                 <td>
                   <div className="row-actions">
@@ -66,9 +83,11 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
                     <button type="button" onClick={() => void download(document)} aria-label={`Download ${documentTitle(document)}`}>
                       Download
                     </button>
-                    <button type="button" onClick={() => setPrinting([document])} aria-label={`Print ${documentTitle(document)}`}>
-                      Print
-                    </button>
+                    {!voided && (
+                      <button type="button" onClick={() => setPrinting([document])} aria-label={`Print ${documentTitle(document)}`}>
+                        Print
+                      </button>
+                    )}
                   </div>
                 </td>
               </tr>
@@ -83,6 +102,7 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
         orgId={orgId}
         shipmentId={shipment.id}
         document={preview}
+        voided={voided}
         onPrint={(document) => {
           setPreview(null);
           setPrinting([document]);

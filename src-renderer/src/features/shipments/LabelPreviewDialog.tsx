@@ -3,14 +3,16 @@ import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import type { BinaryResponse } from '../../../../src-shared/client';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { blobOf, documentTitle, fetchDocument, pageSizeMm, saveFile } from './documents';
+import { blobOf, documentTitle, fetchDocument, pageSizeMm, saveFile, voidFile } from './documents';
+import { useInitialFocus } from './useInitialFocus';
 
 const VIEWER_MARGIN_PX = 24;
 
 /**
  * A document at its true physical size: the PDF in Chromium's viewer at 100 % in a frame sized in CSS
  * millimetres, so a 100 × 150 mm label looks 100 × 150 mm on a correctly set-up screen. ZPL is a
- * printer program, shown as text.
+ * printer program, shown as text. A void document (cancelled shipment) is shown for the record only:
+ * no Print….
  */
 export function LabelPreviewDialog({
   open,
@@ -19,6 +21,7 @@ export function LabelPreviewDialog({
   shipmentId,
   document,
   onPrint,
+  voided = false,
 }: {
   open: boolean;
   onClose: () => void;
@@ -26,15 +29,28 @@ export function LabelPreviewDialog({
   shipmentId: string;
   document: ShipmentDocument | null;
   onPrint: (document: ShipmentDocument) => void;
+  voided?: boolean;
 }) {
   return (
     <Dialog title={document ? documentTitle(document) : 'Preview'} open={open && document !== null} onClose={onClose} wide>
-      {document && <Preview orgId={orgId} shipmentId={shipmentId} document={document} onPrint={() => onPrint(document)} />}
+      {document && <Preview orgId={orgId} shipmentId={shipmentId} document={document} voided={voided} onPrint={() => onPrint(document)} />}
     </Dialog>
   );
 }
 
-function Preview({ orgId, shipmentId, document, onPrint }: { orgId: string; shipmentId: string; document: ShipmentDocument; onPrint: () => void }) {
+function Preview({
+  orgId,
+  shipmentId,
+  document,
+  voided,
+  onPrint,
+}: {
+  orgId: string;
+  shipmentId: string;
+  document: ShipmentDocument;
+  voided: boolean;
+  onPrint: () => void;
+}) {
   const [file, setFile] = useState<BinaryResponse | null>(null);
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -59,9 +75,19 @@ function Preview({ orgId, shipmentId, document, onPrint }: { orgId: string; ship
     };
   }, [orgId, shipmentId, document.id, document.format]);
 
+  // The Dialog starts on the first button of the body, which is Download, disabled until the file is
+  // here, so focus stayed on ×. Print… is what the preview is opened for; a void document has only Download.
+  const printButton = useInitialFocus<HTMLButtonElement>(!voided);
+  const downloadButton = useInitialFocus<HTMLButtonElement>(voided && file !== null);
   const size = pageSizeMm[document.size];
+  const fileName = `${document.documentType}.${document.format}`;
   return (
     <div>
+      {voided && (
+        <p className="void-notice" role="note">
+          <strong>Void.</strong> This shipment is cancelled and this document is kept for the record only; do not print it or put it on a parcel.
+        </p>
+      )}
       <ErrorNotice error={error} title="The document could not be loaded" />
       {!file && !error && <p className="loading">Loading the document…</p>}
       {document.format === 'pdf' && url && (
@@ -90,12 +116,14 @@ function Preview({ orgId, shipmentId, document, onPrint }: { orgId: string; ship
         print is not affected.
       </p>
       <div className="form-actions">
-        <button type="button" disabled={!file} onClick={() => file && saveFile(file, `${document.documentType}.${document.format}`)}>
+        <button type="button" disabled={!file} ref={downloadButton} onClick={() => file && saveFile(voided ? voidFile(file, fileName) : file, fileName)}>
           Download
         </button>
-        <button type="button" className="primary" onClick={onPrint} data-autofocus>
-          Print…
-        </button>
+        {!voided && (
+          <button type="button" className="primary" onClick={onPrint} ref={printButton}>
+            Print…
+          </button>
+        )}
       </div>
     </div>
   );

@@ -9,7 +9,7 @@ import { Field } from '../../components/forms';
 import { Progress } from '../../components/Progress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { documentTitle, fetchDocument, saveFile } from './documents';
-import { preselectPrinter, printGroups, rememberPrinter, type PrintGroup } from './printerChoice';
+import { mediaMismatch, preselectPrinter, printGroups, rememberPrinter, type PrintGroup } from './printerChoice';
 import { useInitialFocus } from './useInitialFocus';
 
 /**
@@ -23,21 +23,36 @@ export function PrintDialog({
   orgId,
   shipmentId,
   documents,
+  avoidPrinterId,
 }: {
   open: boolean;
   onClose: () => void;
   orgId: string;
   shipmentId: string;
   documents: ShipmentDocument[];
+  /** "Print on another printer": a printer that just failed is not the one offered first. */
+  avoidPrinterId?: string | null;
 }) {
   return (
     <Dialog title="Print" open={open} onClose={onClose} wide>
-      <PrintPanel orgId={orgId} shipmentId={shipmentId} documents={documents} onClose={onClose} />
+      <PrintPanel orgId={orgId} shipmentId={shipmentId} documents={documents} onClose={onClose} avoidPrinterId={avoidPrinterId ?? null} />
     </Dialog>
   );
 }
 
-function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; shipmentId: string; documents: ShipmentDocument[]; onClose: () => void }) {
+function PrintPanel({
+  orgId,
+  shipmentId,
+  documents,
+  onClose,
+  avoidPrinterId,
+}: {
+  orgId: string;
+  shipmentId: string;
+  documents: ShipmentDocument[];
+  onClose: () => void;
+  avoidPrinterId: string | null;
+}) {
   const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
   const groups = printGroups(documents);
   const [chosen, setChosen] = useState<Partial<Record<string, string>>>({});
@@ -50,7 +65,15 @@ function PrintPanel({ orgId, shipmentId, documents, onClose }: { orgId: string; 
   useEffect(() => {
     if (!printers.data) return;
     const all = printers.data.data;
-    setChosen((current) => Object.fromEntries(groups.map((group) => [group.key, current[group.key] ?? preselectPrinter(orgId, group, all)])));
+    setChosen((current) =>
+      Object.fromEntries(
+        groups.map((group) => {
+          const others = all.filter((printer) => printer.id !== avoidPrinterId);
+          const offered = others.some((printer) => printer.format === group.format) ? others : all;
+          return [group.key, current[group.key] ?? preselectPrinter(orgId, group, offered)];
+        }),
+      ),
+    );
   }, [printers.data, orgId]);
 
   // Pushed progress (desktop app): a job's state changes without asking again.
@@ -186,6 +209,9 @@ function PrinterChoice({
 }) {
   const { format } = group;
   const label = group.kind === 'papers' ? `Printer for documents (${format.toUpperCase()})` : format === 'zpl' ? 'Label printer (ZPL)' : 'Printer for PDF';
+  const chosen = printers.find((printer) => printer.id === value);
+  // A warning, not a block: the packer may know the printer's media has just been changed.
+  const mismatch = chosen ? mediaMismatch(chosen, group) : null;
   if (!loading && printers.length === 0) {
     return (
       <div className="error-notice" role="alert">
@@ -212,6 +238,11 @@ function PrinterChoice({
           ))}
         </select>
       </Field>
+      {mismatch && (
+        <p className="media-warning" role="status">
+          <strong>Check the media.</strong> {mismatch} It prints at its own size, so load the right media or choose another printer.
+        </p>
+      )}
     </div>
   );
 }

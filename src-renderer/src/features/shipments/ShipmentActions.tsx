@@ -22,7 +22,7 @@ export function ShipmentActions({
   onReturn: (returnShipment: Shipment) => void;
 }) {
   const [busy, setBusy] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<'cancel' | 'delete' | null>(null);
+  const [confirm, setConfirm] = useState<'cancel' | 'delete' | 'return' | null>(null);
   const params = { orgId, shipmentId: shipment.id };
   const { status } = shipment;
 
@@ -53,12 +53,14 @@ export function ShipmentActions({
       navigate('/shipments');
     });
   };
-  const createReturn = () =>
-    run('return', async () => {
+  const createReturn = () => {
+    setConfirm(null);
+    void run('return', async () => {
       const made = await client.call('shipments.createReturn', { params });
       onReturn(made);
       onChanged(null);
     });
+  };
 
   const working = busy !== null;
   return (
@@ -79,7 +81,7 @@ export function ShipmentActions({
         </button>
       ))}
       {canCreateReturn(shipment) && (
-        <button type="button" disabled={working} onClick={() => void createReturn()}>
+        <button type="button" disabled={working} onClick={() => setConfirm('return')}>
           {busy === 'return' ? 'Creating return…' : 'Create return'}
         </button>
       )}
@@ -104,6 +106,20 @@ export function ShipmentActions({
             {status === 'dispatched' || status === 'partly_dispatched'
               ? 'Its labels are voided with the carrier and can no longer be used.'
               : 'It will not be sent. It stays in the list as cancelled.'}
+          </p>
+        }
+      />
+      {/* A return is booked with the carrier at once, and a real carrier charges for it: one click is not enough. */}
+      <ConfirmDialog
+        open={confirm === 'return'}
+        title={`Create a return for ${shipment.reference}?`}
+        confirmLabel="Create return"
+        onConfirm={createReturn}
+        onCancel={() => setConfirm(null)}
+        message={
+          <p>
+            A return shipment back to the warehouse is booked with the carrier right away, and the carrier may charge for it. Its label is made
+            at once.
           </p>
         }
       />

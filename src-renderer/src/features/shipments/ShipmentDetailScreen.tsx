@@ -9,6 +9,7 @@ import { BatchSplitDialog, SplitDialog } from '../split/SplitDialogs';
 import { ShipmentActions } from './ShipmentActions';
 import { ReturnDialog } from './ReturnDialog';
 import { DocumentsCard } from './DocumentsCard';
+import { PrintJobsCard } from '../printing/PrintJobsCard';
 import { canSplit } from './lifecycle';
 import { ActivitiesCard, CarrierLogs, ErrorsCard, FactsCard, ParcelsCard, PartiesCard, TrackingCard } from './ShipmentSections';
 
@@ -84,6 +85,7 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
         <TrackingCard shipment={shipment} />
       </div>
       <DocumentsCard orgId={orgId} shipment={shipment} onPrinted={() => onChanged(null)} />
+      <PrintJobsCard orgId={orgId} shipment={shipment} onChanged={() => onChanged(null)} />
       <PartiesCard shipment={shipment} />
       <ParcelsCard
         shipment={shipment}

@@ -44,3 +44,13 @@ export function saveFile(file: BinaryResponse, fallbackName: string): void {
   // Give the download a moment to start before the URL goes.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * A cancelled shipment's document, named so nobody prints it later from the downloads folder by
+ * mistake: `SHP-1-label-doc_….pdf` → `SHP-1-label-doc_…-VOID.pdf`.
+ */
+export function voidFile(file: BinaryResponse, fallbackName: string): BinaryResponse {
+  const name = file.filename ?? fallbackName;
+  const dot = name.lastIndexOf('.');
+  return { ...file, filename: dot > 0 ? `${name.slice(0, dot)}-VOID${name.slice(dot)}` : `${name}-VOID` };
+}

@@ -1,6 +1,7 @@
-import type { DocumentFormat } from '../../../../src-shared/schemas/carrier';
+import type { DocumentFormat, LabelSize } from '../../../../src-shared/schemas/carrier';
 import type { Printer } from '../../../../src-shared/schemas/printing';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
+import { pageSizeMm, sizeLabel } from './documents';
 
 /**
  * Documents print in groups, each on one printer: labels apart from papers (packing list,
@@ -63,4 +64,19 @@ export function preselectPrinter(orgId: string, group: Pick<PrintGroup, 'key' | 
   const sized = fitting.filter((printer) => printer.labelSize === group.size);
   const pick = (list: Printer[]) => list.find((printer) => printer.isDefault) ?? list[0];
   return (pick(sized) ?? pick(fitting))?.id ?? '';
+}
+
+const mediaWords = (size: LabelSize) => (size.startsWith('A') ? `${size} paper` : `${pageSizeMm[size].width} × ${pageSizeMm[size].height} mm labels`);
+
+/**
+ * When the media loaded in the printer is not the documents' size, what to tell the packer (the
+ * document still prints at its own size, so a 100 × 150 mm label lands in a corner of an A4 sheet,
+ * and an A4 paper is cut off on a label roll). Null when every document fits the printer's media.
+ */
+export function mediaMismatch(printer: Pick<Printer, 'name' | 'labelSize'>, group: Pick<PrintGroup, 'kind' | 'documents'>): string | null {
+  const sizes = [...new Set(group.documents.map((document) => document.size))].filter((size) => size !== printer.labelSize);
+  if (sizes.length === 0) return null;
+  const one = group.documents.length === 1;
+  const what = group.kind === 'labels' ? (one ? 'this label is' : 'these labels are') : one ? 'this document is' : 'these documents are';
+  return `${printer.name} has ${mediaWords(printer.labelSize)} loaded; ${what} ${sizes.map(sizeLabel).join(' and ')}.`;
 }
