@@ -38,9 +38,13 @@ export function Shell() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // The start screen: the one meant for this role (a packer's is Pack), else the first of the rest.
+  const role = login?.orgs.find((org) => org.id === orgId)?.role;
   useEffect(() => {
-    if (path === '/' && navScreens[0]) navigate(navScreens[0].path);
-  }, [path]);
+    if (path !== '/') return;
+    const start = navScreens.find((screen) => role && screen.startFor?.includes(role)) ?? navScreens.find((screen) => !screen.startFor);
+    if (start) navigate(start.path);
+  }, [path, role]);
 
   let current: { render: () => ReactNode; title: string } | null = null;
   for (const screen of screens) {

@@ -1,7 +1,15 @@
 import type { Screen } from './screens';
+import { packScreens } from '../features/pack/screens';
 import { shipmentScreens } from '../features/shipments/screens';
 import { orderScreens } from '../features/orders/screens';
 import { settingsScreens } from '../features/settings/screens';
+import { printingScreens } from '../features/printing/screens';
 
 /** Every screen of the app, first match wins. */
-export const screens: Screen[] = [...shipmentScreens, ...orderScreens, ...settingsScreens];
+export const screens: Screen[] = [
+  ...packScreens,
+  ...shipmentScreens,
+  ...orderScreens,
+  ...printingScreens,
+  ...settingsScreens,
+];

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { OrderDetail } from '../../../../src-shared/schemas/order';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
@@ -16,6 +16,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const orgId = useOrgId();
   const order = useLoad(() => client.call('orders.get', { params: { orgId, orderId } }), `${orgId}:${orderId}`);
   const [dialog, setDialog] = useState<'shipment' | 'cancel' | null>(null);
+  const noShipmentId = useId();
 
   if (!order.data) {
     return (
@@ -29,6 +30,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
   }
   const data = order.data;
   const closed = data.status === 'cancelled' || data.status === 'fulfilled';
+  const noShipment = whyNoShipment(data);
 
   return (
     <section aria-labelledby="order-title" className="order-detail">
@@ -40,7 +42,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
           Order {data.orderNumber} <StatusBadge status={data.status} />
         </h1>
         <div className="actions">
-          <button type="button" className="primary" onClick={() => setDialog('shipment')} disabled={data.status === 'cancelled'}>
+          <button type="button" className="primary" onClick={() => setDialog('shipment')} disabled={noShipment !== null} aria-describedby={noShipment ? noShipmentId : undefined}>
             Create shipment
           </button>
           <button type="button" className="danger" onClick={() => setDialog('cancel')} disabled={closed}>
@@ -48,6 +50,11 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
           </button>
         </div>
       </header>
+      {noShipment && (
+        <p id={noShipmentId} className="muted">
+          {noShipment}
+        </p>
+      )}
       {/* A failed reload keeps the order on screen and says so. */}
       <ErrorNotice error={order.error} title="The order could not be refreshed" />
 
@@ -69,6 +76,18 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
       <CancelOrderDialog order={data} open={dialog === 'cancel'} onClose={() => setDialog(null)} onCancelled={order.reload} />
     </section>
   );
+}
+
+/**
+ * Why no shipment can be made from the order, or null when one can (decisions §5: the server answers
+ * 409 when nothing is left). Lines placed in shipments not yet sent are not known here; the server
+ * still says so when the dialog asks.
+ */
+function whyNoShipment(order: OrderDetail): string | null {
+  if (order.status === 'cancelled') return 'The order is cancelled, so nothing more is shipped.';
+  if (order.status === 'fulfilled') return 'Everything in this order is shipped: no line is left for a new shipment.';
+  if (!order.orderLines.some((line) => line.requiresShipping)) return 'No line of this order needs shipping.';
+  return null;
 }
 
 function OrderFacts({ order }: { order: OrderDetail }) {

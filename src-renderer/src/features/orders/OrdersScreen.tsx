@@ -1,4 +1,4 @@
-import { cloneElement, useEffect, useId, useState, type ReactElement } from 'react';
+import { cloneElement, useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { orderStatuses, type OrderSummary } from '../../../../src-shared/schemas/order';
 import { client, useLoad } from '../../lib/api';
@@ -8,6 +8,7 @@ import { Link, navigate } from '../../app/router';
 import { DataTable } from '../../components/DataTable';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
+import { scanMatch, stripControlCharacters, useScanReader } from '../../lib/scan';
 import { useOrderList } from './listState';
 import { formatMoney } from './money';
 import { NewOrderDialog } from './OrderForm';
@@ -50,7 +51,9 @@ export function OrdersScreen() {
     orderChannelId: list.orderChannelId || undefined,
     search: list.search.trim().slice(0, 200) || undefined,
   };
-  const orders = useLoad(() => client.call('orders.list', { params: { orgId }, query }), `${orgId}:${JSON.stringify(query)}`);
+  const key = `${orgId}:${JSON.stringify(query)}`;
+  const orders = useLoad(async () => ({ key, page: await client.call('orders.list', { params: { orgId }, query }) }), key);
+  const rows = orders.data?.page.data ?? [];
 
   // The search follows typing after a pause; Enter (or a scanner's end of scan) applies it at once.
   const { searchText, search, update } = list;
@@ -59,6 +62,35 @@ export function OrdersScreen() {
     const timer = setTimeout(() => update({ search: searchText, page: 1 }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [searchText, search, update]);
+
+  // Arriving here puts the cursor in the search with its text selected, so a scan replaces it.
+  const searchBox = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    searchBox.current?.focus();
+    searchBox.current?.select();
+  }, []);
+  const tableBox = useRef<HTMLDivElement>(null);
+  const focusFirstRow = () => tableBox.current?.querySelector<HTMLTableRowElement>('tbody tr[data-index="0"]')?.focus();
+
+  // Enter opens the order when the search finds one: the only result, or the one whose number is
+  // exactly what was scanned (1001 also finds 10010). The box is emptied on the way, so coming back
+  // finds it ready for the next scan.
+  const [openFor, setOpenFor] = useState<string | null>(null);
+  useEffect(() => {
+    if (openFor === null || orders.loading || orders.data?.key !== key) return;
+    setOpenFor(null);
+    const target = scanMatch(orders.data.page.data, orders.data.page.total, openFor, (order) => order.orderNumber);
+    if (target) {
+      update({ searchText: '', search: '', page: 1 });
+      navigate(`/orders/${encodeURIComponent(target.id)}`);
+    } else if (orders.data.page.data.length > 0) focusFirstRow();
+  }, [openFor, orders.loading, orders.data, key, update]);
+  const scan = useScanReader({
+    onScan: (code) => {
+      update({ searchText: code, search: code, page: 1 });
+      setOpenFor(code);
+    },
+  });
 
   return (
     <section aria-labelledby="orders-title">
@@ -71,56 +103,63 @@ export function OrdersScreen() {
         </div>
       </header>
       <ErrorNotice error={orders.error} />
-      <DataTable
-        label="Orders"
-        columns={columns}
-        rows={orders.data?.data ?? []}
-        getRowId={(order) => order.id}
-        total={orders.data?.total ?? 0}
-        page={list.page}
-        limit={PAGE_SIZE}
-        onPageChange={(page) => list.update({ page })}
-        columnVisibility={list.columnVisibility}
-        onColumnVisibilityChange={(columnVisibility) => list.update({ columnVisibility })}
-        onOpen={(order) => navigate(`/orders/${order.id}`)}
-        loading={orders.loading}
-        empty={list.search || list.status || list.orderChannelId ? 'No order matches these filters.' : 'No orders yet. Import them from a channel, or make one with “New order”.'}
-        toolbar={
-          <>
-            <ToolbarField label="Search">
-              <input
-                type="search"
-                value={list.searchText}
-                placeholder="Order number or customer"
-                onChange={(event) => list.update({ searchText: event.target.value })}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter') list.update({ search: list.searchText, page: 1 });
-                }}
-              />
-            </ToolbarField>
-            <ToolbarField label="Status">
-              <select value={list.status} onChange={(event) => list.update({ status: event.target.value as typeof list.status, page: 1 })}>
-                <option value="">Any status</option>
-                {orderStatuses.map((status) => (
-                  <option key={status} value={status}>
-                    {humanize(status)}
-                  </option>
-                ))}
-              </select>
-            </ToolbarField>
-            <ToolbarField label="Channel">
-              <select value={list.orderChannelId} onChange={(event) => list.update({ orderChannelId: event.target.value, page: 1 })}>
-                <option value="">Any channel</option>
-                {channels.data?.data.map((channel) => (
-                  <option key={channel.id} value={channel.id}>
-                    {channel.name}
-                  </option>
-                ))}
-              </select>
-            </ToolbarField>
-          </>
-        }
-      />
+      <div ref={tableBox}>
+        <DataTable
+          label="Orders"
+          columns={columns}
+          rows={rows}
+          getRowId={(order) => order.id}
+          total={orders.data?.page.total ?? 0}
+          page={list.page}
+          limit={PAGE_SIZE}
+          onPageChange={(page) => list.update({ page })}
+          columnVisibility={list.columnVisibility}
+          onColumnVisibilityChange={(columnVisibility) => list.update({ columnVisibility })}
+          onOpen={(order) => navigate(`/orders/${order.id}`)}
+          loading={orders.loading}
+          empty={list.search || list.status || list.orderChannelId ? 'No order matches these filters.' : 'No orders yet. Import them from a channel, or make one with “New order”.'}
+          toolbar={
+            <>
+              <ToolbarField label="Search">
+                <input
+                  ref={searchBox}
+                  type="search"
+                  value={list.searchText}
+                  placeholder="Type or scan an order number, or a customer"
+                  onChange={(event) => list.update({ searchText: stripControlCharacters(event.target.value) })}
+                  onKeyDown={(event) => {
+                    if (event.key === 'ArrowDown') {
+                      event.preventDefault();
+                      focusFirstRow();
+                    } else scan.onKeyDown(event);
+                  }}
+                  aria-keyshortcuts="Enter ArrowDown"
+                />
+              </ToolbarField>
+              <ToolbarField label="Status">
+                <select value={list.status} onChange={(event) => list.update({ status: event.target.value as typeof list.status, page: 1 })}>
+                  <option value="">Any status</option>
+                  {orderStatuses.map((status) => (
+                    <option key={status} value={status}>
+                      {humanize(status)}
+                    </option>
+                  ))}
+                </select>
+              </ToolbarField>
+              <ToolbarField label="Channel">
+                <select value={list.orderChannelId} onChange={(event) => list.update({ orderChannelId: event.target.value, page: 1 })}>
+                  <option value="">Any channel</option>
+                  {channels.data?.data.map((channel) => (
+                    <option key={channel.id} value={channel.id}>
+                      {channel.name}
+                    </option>
+                  ))}
+                </select>
+              </ToolbarField>
+            </>
+          }
+        />
+      </div>
       <NewOrderDialog open={creating} onClose={() => setCreating(false)} channels={channels.data?.data} channelsError={channels.error} />
     </section>
   );

@@ -11,7 +11,9 @@ import { sortKey, useShipmentList } from './listState';
 import { useDebounced } from './useDebounced';
 import { useBatchSend } from './batchSend';
 import { BatchSendDialog } from './BatchSendDialog';
-import { stripControlCharacters } from './scan';
+import { scanMatch, stripControlCharacters, useScanReader } from '../../lib/scan';
+import { Link } from '../../app/router';
+import { useProductNames } from './productNames';
 
 const PAGE_SIZE = 50;
 
@@ -32,30 +34,46 @@ export function ShipmentsScreen() {
   const shipments = useLoad(async () => ({ key, page: await client.call('shipments.list', { params: { orgId }, query }) }), key);
   const carriers = useLoad(() => client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }), `carriers:${orgId}`);
   const carrierNames = useMemo(() => new Map((carriers.data?.data ?? []).map((carrier) => [carrier.id, carrier.name])), [carriers.data]);
-  const columns = useMemo(() => shipmentColumns(carrierNames), [carrierNames]);
+  const productNames = useProductNames(orgId, carriers.data?.data);
+  const columns = useMemo(() => shipmentColumns(carrierNames, productNames), [carrierNames, productNames]);
   const rows = shipments.data?.page.data ?? [];
 
+  // Arriving here puts the cursor in the search with its text selected, so a scan replaces it.
+  const searchBox = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    searchBox.current?.focus();
+    searchBox.current?.select();
+  }, []);
   const tableBox = useRef<HTMLDivElement>(null);
   const focusFirstRow = () => tableBox.current?.querySelector<HTMLTableRowElement>('tbody tr[data-index="0"]')?.focus();
 
+  // Enter opens the shipment a search leads to: the only one found, or the one whose reference is
+  // exactly the scanned code (SHP-000001 also finds its splits SHP-000001-2 and its return). The box is
+  // emptied on the way, so coming back finds it ready for the next scan rather than appending to it.
+  const { setSearch } = list;
   useEffect(() => {
     if (openSingle === null || shipments.loading || shipments.data?.key !== key) return;
     setOpenSingle(null);
     const found = shipments.data.page.data;
-    if (shipments.data.page.total === 1 && found[0]) openShipment(found[0].id);
-    else if (found.length > 0) focusFirstRow();
-  }, [openSingle, shipments.loading, shipments.data, key]);
+    const target = scanMatch(found, shipments.data.page.total, openSingle, (shipment) => shipment.reference);
+    if (target) {
+      setSearch('');
+      openShipment(target.id);
+    } else if (found.length > 0) focusFirstRow();
+  }, [openSingle, shipments.loading, shipments.data, key, setSearch]);
 
+  const scan = useScanReader({
+    onScan: (code) => {
+      setSearch(code);
+      setCommitted(code);
+      setOpenSingle(code);
+    },
+  });
   const onSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      const term = list.search.trim();
-      setCommitted(term);
-      setOpenSingle(term);
-    } else if (event.key === 'ArrowDown') {
+    if (event.key === 'ArrowDown') {
       event.preventDefault();
       focusFirstRow();
-    }
+    } else scan.onKeyDown(event);
   };
 
   const batch = useBatchSend(orgId);
@@ -117,7 +135,18 @@ export function ShipmentsScreen() {
           selected={list.selected}
           onSelectedChange={onSelectedChange}
           loading={shipments.loading}
-          empty={committed || list.status ? 'No shipment matches.' : 'No shipments yet. Create one with “New shipment”.'}
+          empty={
+            committed ? (
+              <>
+                No shipment reference contains “{committed}”{list.status ? ' with this status' : ''}. An order number? Find it under <Link to="/orders">Orders</Link>, or scan it on{' '}
+                <Link to="/pack">Pack</Link>.
+              </>
+            ) : list.status ? (
+              'No shipment matches.'
+            ) : (
+              'No shipments yet. Create one with “New shipment”.'
+            )
+          }
           toolbar={
             <>
               <label className="inline-field">
@@ -134,12 +163,12 @@ export function ShipmentsScreen() {
               <label className="inline-field">
                 Search references{' '}
                 <input
+                  ref={searchBox}
                   type="search"
                   value={list.search}
                   onChange={(event) => list.setSearch(stripControlCharacters(event.target.value))}
                   onKeyDown={onSearchKey}
                   placeholder="Type or scan"
-                  autoFocus
                   aria-keyshortcuts="Enter ArrowDown"
                 />
               </label>

@@ -4,6 +4,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { DateCell, Truncated } from '../../components/cells';
 import { humanize } from '../../lib/format';
 import { Link } from '../../app/router';
+import { productName, type ProductNames } from './productNames';
 
 const column = createColumnHelper<ShipmentListItem>();
 
@@ -13,7 +14,7 @@ const column = createColumnHelper<ShipmentListItem>();
  * every column fits a 1360 px window without scrolling sideways: the table is laid out to fit
  * (DataTable `fit`), the `.col-…` classes (styles.css) fix the narrow columns' widths and the names share the rest.
  */
-export function shipmentColumns(carrierNames: ReadonlyMap<string, string>) {
+export function shipmentColumns(carrierNames: ReadonlyMap<string, string>, productNames: ProductNames) {
   return [
     column.accessor('reference', {
       header: 'Reference',
@@ -42,7 +43,8 @@ export function shipmentColumns(carrierNames: ReadonlyMap<string, string>) {
       header: 'Product',
       enableSorting: false,
       meta: { className: 'col-product' },
-      cell: (info) => <Truncated text={info.getValue()} />,
+      // The product's name, as the shipment page shows it; the id while the names load.
+      cell: (info) => <Truncated text={productName(productNames, info.row.original.carrierSettings.carrierId, info.getValue())} />,
     }),
     column.accessor((row) => row.senderAddress.name, {
       id: 'sender',

@@ -1,0 +1,233 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/**
+ * Scanner-driven packing (USERS 5) on the Pack screen, with a keyboard-wedge scanner simulated as the
+ * browser sees one: control characters around the code (STX … GS), then Enter. The shop: a sender
+ * address, the `local` carrier, a `file` printer in a temporary folder, a rule for Denmark that prints
+ * labels on that printer, and orders typed in through the API. Both tests share one server (one file).
+ */
+
+const EMAIL = 'pia@pack.example';
+const PASSWORD = 'a long password';
+const labelsDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-pack-'));
+test.afterAll(() => rmSync(labelsDir, { recursive: true, force: true }));
+
+/** What the scanner types for `code`: STX, the code, GS; then its Enter. */
+async function scan(page: Page, code: string): Promise<void> {
+  await page.keyboard.type(`\x02${code}\x1d`);
+  await page.keyboard.press('Enter');
+}
+
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(EMAIL);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+}
+
+/**
+ * The same code read again at once (a double trigger): the whole burst in one call, so a busy test
+ * machine cannot stretch it past the repeat window the way typing key by key could.
+ */
+async function scanAgainAtOnce(page: Page, code: string): Promise<void> {
+  await page.keyboard.insertText(`\x02${code}\x1d`);
+  await page.keyboard.press('Enter');
+}
+
+const labelFiles = () => readdirSync(labelsDir);
+
+/** With SHIPDESK_SCREENSHOTS=1, docs/screenshots/<name>.png for the README (as packing-flow.spec.ts). */
+async function snap(page: Page, name: string): Promise<void> {
+  if (process.env.SHIPDESK_SCREENSHOTS !== '1') return;
+  const dir = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}${name}.png`, animations: 'disabled', caret: 'hide' });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('pack: scan an order, shipment by rule, send and print; repeats ignored, focus kept', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.request.post('/setup', { data: { orgName: 'Pack Hall', name: 'Pia Packer', email: EMAIL, password: PASSWORD } });
+  const login = await (await page.request.post('/auth/login', { data: { email: EMAIL, password: PASSWORD } })).json();
+  const orgId = login.orgs[0].id as string;
+  const headers = { authorization: `Bearer ${login.accessToken}` };
+  const api = {
+    get: async (path: string) => {
+      const response = await page.request.get(`/orgs/${orgId}${path}`, { headers });
+      expect(response.ok(), `GET ${path}: ${await response.text()}`).toBe(true);
+      return response.json();
+    },
+    post: async (path: string, data?: unknown) => {
+      const response = await page.request.post(`/orgs/${orgId}${path}`, { headers, ...(data ? { data } : {}) });
+      expect(response.ok(), `POST ${path}: ${await response.text()}`).toBe(true);
+      return response.json();
+    },
+  };
+  const address = await api.post('/sender-addresses', { name: 'Hall 1', address1: 'Havnevej 2', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
+  const carrier = await api.post('/carriers', { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id });
+  const printer = await api.post('/printers', { name: 'Desk printer', driver: 'file', target: labelsDir, format: 'pdf', labelSize: '100X150' });
+  await api.post('/shipping-rules', {
+    name: 'Denmark parcels',
+    carrierId: carrier.id,
+    productId: 'local_parcel',
+    services: [],
+    senderAddressId: address.id,
+    receivingCountries: ['DK'],
+    conditions: [],
+    autoPrintLabels: true,
+    labelPrinterId: printer.id,
+  });
+  const channel = await api.post('/order-channels', { name: 'Web shop', type: 'manual' });
+  const order = (orderNumber: string, countryCode = 'DK') =>
+    api.post('/orders', {
+      orderNumber,
+      orderChannelId: channel.id,
+      customerName: `Customer ${orderNumber}`,
+      shippingAddress: { name: `Customer ${orderNumber}`, address1: 'Storgade 5', postalCode: '2100', city: 'København Ø', countryCode },
+      orderLines: [{ name: 'Stoneware mug', sku: 'MUG-01', quantity: 2, weight: 0.4 }],
+    });
+  const first = await order('A-1001');
+  await order('A-10010'); // contains "A-1001": a scan is exact, never a part of a number
+  await order('A-1002');
+  await order('A-1003');
+  await order('S-2001', 'SE'); // no rule ships to Sweden
+
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pack' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pack');
+  const box = page.getByLabel('Scan an order or a shipment');
+  await expect(box).toBeFocused();
+  const main = page.getByRole('main');
+  const result = main.locator('.pack-result');
+  const log = main.getByRole('table', { name: 'Scans this session, newest first' });
+
+  await test.step('a double read of one scan makes one shipment by the rule', async () => {
+    await scan(page, 'A-1001');
+    await scanAgainAtOnce(page, 'A-1001');
+    await expect(result).toContainText('Order A-1001: shipment made by rule “Denmark parcels”, not sent yet');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000001 Pending');
+    await expect(result).toContainText('Customer A-1001, Storgade 5, 2100 København Ø, DK');
+    await expect(result).toContainText('Own trucks · Own delivery, parcel');
+    await expect(log.getByRole('row')).toHaveCount(2);
+    await expect(log.getByRole('row').nth(1)).toContainText('read again once within 500 ms, ignored');
+    const shipments = await api.get(`/shipments?orderId=${first.id}`);
+    expect(shipments.total).toBe(1);
+    await expect(box).toBeFocused();
+    await expect(box).toHaveValue('');
+  });
+
+  await test.step('Enter sends it; the rule prints the label on the file printer', async () => {
+    await page.keyboard.press('Enter');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000001 Dispatched');
+    await expect(result).toContainText('Label sent to Desk printer');
+    await expect(result.locator('.pack-tracking')).toHaveText(/^\S+\d+$/);
+    await expect.poll(labelFiles).toHaveLength(1);
+    await expect(box).toBeFocused();
+  });
+
+  await test.step('the next order right after, without a click', async () => {
+    await scan(page, 'A-1002');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000002 Pending');
+    await page.keyboard.press('Enter');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000002 Dispatched');
+    await expect(result).toContainText('Label sent to Desk printer');
+    await expect.poll(labelFiles).toHaveLength(2);
+  });
+
+  await test.step('"Send and print on scan": the scan alone books and prints', async () => {
+    await main.getByRole('checkbox', { name: /Send and print on scan/ }).check();
+    await expect(box).toBeFocused();
+    await scan(page, 'A-1003');
+    await expect(result).toContainText('Order A-1003: shipment made by rule “Denmark parcels” and sent');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000003 Dispatched');
+    await expect(result).toContainText('Label sent to Desk printer');
+    await expect.poll(labelFiles).toHaveLength(3);
+    expect((await api.get(`/orders/${first.id}`)).status).toBe('fulfilled');
+    await snap(page, 'pack');
+  });
+
+  await test.step('an unknown code, typed after clicking on the page', async () => {
+    await main.getByRole('heading', { name: 'Pack' }).click();
+    await scan(page, 'NOPE-42');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('Nothing found for “NOPE-42”');
+    await expect(box).toBeFocused();
+  });
+
+  await test.step('no rule fits, and an order already packed', async () => {
+    await scan(page, 'S-2001');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('No shipping rule fits this order: choose a carrier on the order page');
+    await expect(result.getByRole('link', { name: 'Choose a carrier for order S-2001' })).toBeVisible();
+    await scan(page, 'A-1001');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('Everything in order A-1001 is already packed');
+    await expect(result.getByRole('link', { name: 'See the shipments of order A-1001' })).toBeVisible();
+    expect(labelFiles()).toHaveLength(3);
+  });
+
+  await test.step('a shipment reference shows the shipment, ready for a reprint', async () => {
+    await scan(page, 'SHP-000001');
+    await expect(result).toContainText('Shipment found by its reference “SHP-000001”, of order A-1001');
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000001 Dispatched');
+    await expect(result).toContainText('Last print: Label sent to Desk printer');
+    await expect(result.getByRole('button', { name: 'Print label' })).toBeVisible();
+    await expect(result.getByRole('link', { name: 'Open SHP-000001' })).toBeVisible();
+    await expect(box).toBeFocused();
+    // Nothing was printed again by looking.
+    expect(labelFiles()).toHaveLength(3);
+  });
+});
+
+test('lists: a second scan replaces the first; order numbers open their order', async ({ page }) => {
+  await signIn(page);
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Shipments'); // an owner's start screen; a packer's is Pack
+  const search = page.getByRole('searchbox', { name: 'Search references' });
+  await expect(search).toBeFocused();
+  await scan(page, 'SHP-000001');
+  await expect(heading).toHaveText('Shipment SHP-000001 Dispatched');
+  await page.goBack();
+  await expect(heading).toHaveText('Shipments');
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue('');
+  await scan(page, 'SHP-000002');
+  await expect(heading).toHaveText('Shipment SHP-000002 Dispatched');
+
+  // The product's name, as the shipment page shows it, not its id.
+  await page.goBack();
+  const table = page.getByRole('table', { name: 'Shipments' });
+  await expect(table.getByRole('row').filter({ hasText: 'SHP-000001' })).toContainText('Own delivery, parcel');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
+  await expect(heading).toHaveText('Orders');
+  const orderSearch = page.getByRole('searchbox', { name: 'Search' });
+  await expect(orderSearch).toBeFocused();
+  await scan(page, 'A-1001'); // A-10010 is found too; the exact number wins
+  await expect(heading).toHaveText('Order A-1001 Fulfilled');
+  await expect(page.getByRole('button', { name: 'Create shipment' })).toBeDisabled();
+  await expect(page.getByText('Everything in this order is shipped')).toBeVisible();
+  await page.goBack();
+  await expect(orderSearch).toBeFocused();
+  await expect(orderSearch).toHaveValue('');
+});
+
+test('a packer starts on Pack', async ({ page }) => {
+  const login = await (await page.request.post('/auth/login', { data: { email: EMAIL, password: PASSWORD } })).json();
+  const added = await page.request.post(`/orgs/${login.orgs[0].id}/members`, {
+    headers: { authorization: `Bearer ${login.accessToken}` },
+    data: { email: 'per@pack.example', name: 'Per Packer', password: PASSWORD, role: 'packer' },
+  });
+  expect(added.ok(), await added.text()).toBe(true);
+  await page.goto('/');
+  await page.getByLabel('Email').fill('per@pack.example');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pack');
+  await expect(page.getByLabel('Scan an order or a shipment')).toBeFocused();
+  await expect(page.getByText('Nothing scanned yet.')).toBeVisible();
+});

@@ -1,0 +1,352 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Shipment } from '../../../../src-shared/schemas/shipment';
+import { useOrgId } from '../../lib/session';
+import { stripControlCharacters, useScanReader, REPEAT_WINDOW_MS } from '../../lib/scan';
+import { Link } from '../../app/router';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useCarriers } from '../../components/CarrierPicker';
+import { PrintDialog } from '../shipments/PrintDialog';
+import { productName, useProductNames } from '../shipments/productNames';
+import { useShipmentList } from '../shipments/listState';
+import { useOrderList } from '../orders/listState';
+import { canReprint, canSendNow, printSummary, type PackLink, type PackProblem, type PackResult } from './packFlow';
+import { usePack, type ScanLogEntry } from './packStore';
+import { refocusIfLost, useScanFocus } from './useScanFocus';
+
+const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/**
+ * `/pack`: the packing station (USERS 5). One big scan box that keeps the focus. An order number
+ * makes the order's shipment by rule (or shows the one still open) and, after one Enter or at once
+ * with "Send on scan", books it so the rule prints the label; a shipment reference shows the shipment
+ * to send or reprint. Below, the scans of this session.
+ */
+export function PackScreen() {
+  const orgId = useOrgId();
+  const pack = usePack();
+  const input = useRef<HTMLInputElement>(null);
+  const focusScan = useScanFocus(input);
+  const hintId = useId();
+  const [printing, setPrinting] = useState(false);
+
+  const current = pack.current?.orgId === orgId ? pack.current.result : null;
+  const log = pack.log.filter((entry) => entry.orgId === orgId);
+  const working = log.find((entry) => entry.tone === 'working');
+
+  const reader = useScanReader({
+    onScan: (code) => pack.scan(orgId, code),
+    onRepeat: (code) => pack.repeat(orgId, code),
+    // No scanner sends a bare Enter: it is the packer confirming the shipment on screen.
+    onEmptyEnter: () => pack.confirmSend(orgId),
+    clearAfterScan: true,
+  });
+
+  // A result replaces the one whose buttons may have held the focus.
+  useEffect(() => refocusIfLost(focusScan), [current, pack.pending, focusScan]);
+
+  const send = () => {
+    pack.confirmSend(orgId);
+    focusScan();
+  };
+  const closePrint = () => {
+    setPrinting(false);
+    pack.refreshPrint(orgId);
+    // The dialog gives the focus back to the button that opened it as it closes; take it after that.
+    requestAnimationFrame(focusScan);
+  };
+
+  return (
+    <section aria-labelledby="pack-title" className="pack">
+      <header className="page-header">
+        <h1 id="pack-title">Pack</h1>
+        <label className="check pack-setting">
+          <input
+            type="checkbox"
+            checked={pack.sendOnScan}
+            onChange={(event) => {
+              pack.setSendOnScan(event.target.checked);
+              focusScan();
+            }}
+          />{' '}
+          Send and print on scan <small className="muted">(this station)</small>
+        </label>
+      </header>
+
+      <div className="pack-scan">
+        <label htmlFor="pack-scan-input">Scan an order or a shipment</label>
+        <input
+          id="pack-scan-input"
+          ref={input}
+          className="pack-scan-input"
+          type="text"
+          inputMode="text"
+          autoComplete="off"
+          autoCorrect="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          placeholder="Order number or shipment reference"
+          aria-describedby={hintId}
+          aria-keyshortcuts="Enter"
+          onInput={(event) => {
+            // Uncontrolled, so a fast scanner's keys are never lost between renders; what it types
+            // around the code (STX, GS, CR) is dropped as it arrives.
+            const box = event.currentTarget;
+            const clean = stripControlCharacters(box.value);
+            if (clean !== box.value) box.value = clean;
+          }}
+          onKeyDown={reader.onKeyDown}
+        />
+        <p id={hintId} className="muted">
+          {pack.sendOnScan
+            ? 'A scanned order gets its shipment by its shipping rule, sent and its label printed at once.'
+            : 'A scanned order gets its shipment by its shipping rule; Enter (in the empty box) sends it and prints the label.'}{' '}
+          The same code read twice within {REPEAT_WINDOW_MS} ms counts once.
+        </p>
+      </div>
+
+      <p role="status" className="pack-working">
+        {working ? (working.text === 'Working…' ? `Looking up ${working.code}…` : working.text) : ''}
+      </p>
+
+      {current && <PackResultCard key={resultKey(current)} orgId={orgId} result={current} sending={pack.sending} onSend={send} onPrint={() => setPrinting(true)} />}
+
+      <ScanLog entries={log} />
+
+      {current?.kind === 'shipment' && canReprint(current.shipment) && (
+        <PrintDialog
+          open={printing}
+          onClose={closePrint}
+          orgId={orgId}
+          shipmentId={current.shipment.id}
+          documents={current.shipment.documents.filter((document) => document.documentType === 'label')}
+        />
+      )}
+    </section>
+  );
+}
+
+function resultKey(result: PackResult): string {
+  return result.kind === 'shipment' ? `${result.code}:${result.shipment.id}` : `${result.kind}:${result.code}`;
+}
+
+/** The result of the last scan, large enough to read from the packing table. */
+function PackResultCard({ orgId, result, sending, onSend, onPrint }: { orgId: string; result: PackResult; sending: boolean; onSend: () => void; onPrint: () => void }) {
+  const titleId = useId();
+  if (result.kind === 'nothing') {
+    return (
+      <section className="pack-result pack-result-bad" aria-labelledby={titleId}>
+        <h2 id={titleId}>Nothing found for “{result.code}”</h2>
+        <p>No order number and no shipment reference is exactly this code. Check the label that was scanned, or search under Orders or Shipments.</p>
+      </section>
+    );
+  }
+  if (result.kind === 'problem') {
+    return (
+      <section className="pack-result pack-result-bad" aria-labelledby={titleId}>
+        <p className="pack-kicker">Scanned “{result.code}”</p>
+        <ProblemBody problem={result.problem} titleId={titleId} />
+      </section>
+    );
+  }
+  return <ShipmentResult orgId={orgId} result={result} titleId={titleId} sending={sending} onSend={onSend} onPrint={onPrint} />;
+}
+
+function ShipmentResult({
+  orgId,
+  result,
+  titleId,
+  sending,
+  onSend,
+  onPrint,
+}: {
+  orgId: string;
+  result: Extract<PackResult, { kind: 'shipment' }>;
+  titleId: string;
+  sending: boolean;
+  onSend: () => void;
+  onPrint: () => void;
+}) {
+  const { shipment, order } = result;
+  const carriers = useCarriers();
+  const productNames = useProductNames(orgId, carriers.data?.data);
+  const { carrierId, productId } = shipment.carrierSettings;
+  const carrierName = carriers.data?.data.find((carrier) => carrier.id === carrierId)?.name ?? carrierId;
+  const receiver = shipment.parties.find((party) => party.type === 'receiver');
+  const sendable = canSendNow(shipment.status);
+  const print = printSummary(result.print);
+  const tone = result.problem || print?.tone === 'bad' ? 'bad' : result.sent || shipment.status === 'dispatched' ? 'ok' : 'info';
+
+  return (
+    <section className={`pack-result pack-result-${tone}`} aria-labelledby={titleId}>
+      <p className="pack-kicker">{kicker(result)}</p>
+      <h2 id={titleId} className="pack-reference">
+        {shipment.reference} <StatusBadge status={shipment.status} />
+      </h2>
+      <dl className="pack-facts">
+        <dt>Receiver</dt>
+        <dd>{receiver ? [receiver.name, receiver.address1, `${receiver.postalCode} ${receiver.city}`, receiver.countryCode].filter((part) => part.trim()).join(', ') : '—'}</dd>
+        <dt>Carrier</dt>
+        <dd>
+          {carrierName} · {productName(productNames, carrierId, productId)}
+          {shipment.shippingRule && <span className="muted"> (rule “{shipment.shippingRule.name}”)</span>}
+        </dd>
+        <dt>Tracking number</dt>
+        <dd className="pack-tracking">{shipment.tracking?.number ?? '—'}</dd>
+      </dl>
+      <PrintLine result={result} />
+      {!sendable && !result.sent && statusAdvice(shipment) && <p>{statusAdvice(shipment)}</p>}
+      {result.problem && <ProblemBody problem={result.problem} titleId={`${titleId}-problem`} level={3} />}
+      <div className="actions pack-actions">
+        {sendable && (
+          <button type="button" className="primary pack-send" onClick={onSend} disabled={sending} aria-keyshortcuts="Enter">
+            {sending ? 'Sending…' : shipment.status === 'error' ? 'Send again and print' : 'Send and print'} <kbd aria-hidden="true">Enter</kbd>
+          </button>
+        )}
+        {canReprint(shipment) && (
+          <button type="button" onClick={onPrint}>
+            Print label
+          </button>
+        )}
+        <Link to={`/shipments/${encodeURIComponent(shipment.id)}`}>Open {shipment.reference}</Link>
+        {order && <Link to={`/orders/${encodeURIComponent(order.id)}`}>Order {order.orderNumber}</Link>}
+      </div>
+    </section>
+  );
+}
+
+function kicker(result: Extract<PackResult, { kind: 'shipment' }>): string {
+  const { order, shipment } = result;
+  const rule = shipment.shippingRule ? ` by rule “${shipment.shippingRule.name}”` : '';
+  if (!order) return `Shipment found by its reference “${result.code}”`;
+  if (result.made && result.sent) return `Order ${order.orderNumber}: shipment made${rule} and sent`;
+  if (result.made) return `Order ${order.orderNumber}: shipment made${rule}, not sent yet`;
+  if (result.sent) return `Order ${order.orderNumber}: shipment sent`;
+  if (result.code !== order.orderNumber) return `Shipment found by its reference “${result.code}”, of order ${order.orderNumber}`;
+  const more = result.otherOpen > 0 ? ` (and ${result.otherOpen} more; see the order)` : '';
+  return `Order ${order.orderNumber} already has this shipment open${more}`;
+}
+
+/** Why a shown shipment has no "Send and print", when its status is the reason. */
+function statusAdvice(shipment: Shipment): string | null {
+  switch (shipment.status) {
+    case 'draft':
+      return 'It is a draft: mark it ready to send on its page, then scan again.';
+    case 'on_hold':
+      return 'It is on hold: release it on its page, then scan again.';
+    case 'processing':
+      return 'It is being booked with the carrier right now.';
+    case 'cancelled':
+      return 'It is cancelled.';
+    default:
+      return null;
+  }
+}
+
+/** Where the label went: the print jobs' state, or why none was printed. */
+function PrintLine({ result }: { result: Extract<PackResult, { kind: 'shipment' }> }) {
+  const { shipment } = result;
+  const print = printSummary(result.print);
+  const printErrors = shipment.errors.filter((error) => error.code === 'AUTO_PRINT_FAILED');
+  if (print) {
+    return (
+      <p className={`pack-print pack-print-${print.tone}`} role={print.tone === 'bad' ? 'alert' : undefined}>
+        {result.sent ? print.text : `Last print: ${print.text}`}
+      </p>
+    );
+  }
+  if (result.sent && printErrors.length) {
+    return (
+      <p className="pack-print pack-print-bad" role="alert">
+        {printErrors[printErrors.length - 1]?.message}
+      </p>
+    );
+  }
+  if (result.sent && result.print) {
+    return <p className="pack-print pack-print-info">No label was printed: the shipping rule does not print labels by itself. Use “Print label”.</p>;
+  }
+  return null;
+}
+
+function ProblemBody({ problem, titleId, level = 2 }: { problem: PackProblem; titleId: string; level?: 2 | 3 }) {
+  const Heading = level === 2 ? 'h2' : 'h3';
+  return (
+    <div role="alert">
+      <Heading id={titleId}>{problem.title}</Heading>
+      {problem.detail && <p>{problem.detail}</p>}
+      {problem.items && problem.items.length > 0 && (
+        <ul>
+          {problem.items.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ul>
+      )}
+      {problem.link && (
+        <p>
+          <PackLinkTo link={problem.link} />
+        </p>
+      )}
+      {problem.code && (
+        <small>
+          Error code <code>{problem.code}</code>
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** A link from a result; one to a list fills that list's search with the code. */
+function PackLinkTo({ link }: { link: PackLink }) {
+  const onClick = () => {
+    if (link.search?.list === 'orders') useOrderList.getState().update({ searchText: link.search.text, search: link.search.text, page: 1 });
+    if (link.search?.list === 'shipments') useShipmentList.getState().setSearch(link.search.text);
+  };
+  return (
+    <Link to={link.to} onClick={onClick}>
+      {link.label}
+    </Link>
+  );
+}
+
+function ScanLog({ entries }: { entries: ScanLogEntry[] }) {
+  return (
+    <section className="card pack-log" aria-labelledby="pack-log-title">
+      <h2 id="pack-log-title">Scans this session</h2>
+      {entries.length === 0 ? (
+        <p className="muted">Nothing scanned yet.</p>
+      ) : (
+        <table className="plain">
+          <caption className="visually-hidden">Scans this session, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Code</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id} className={`pack-log-${entry.tone}`}>
+                <td>
+                  <time dateTime={entry.at.toISOString()}>{timeOfDay.format(entry.at)}</time>
+                </td>
+                <td>
+                  <code>{entry.code}</code>
+                </td>
+                <td className="wrap">
+                  {entry.text}
+                  {entry.link && (
+                    <>
+                      {' · '}
+                      <PackLinkTo link={entry.link} />
+                    </>
+                  )}
+                  {entry.repeats > 0 && <span className="muted"> · read again {entry.repeats === 1 ? 'once' : `${entry.repeats} times`} within {REPEAT_WINDOW_MS} ms, ignored</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

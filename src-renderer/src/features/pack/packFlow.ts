@@ -1,0 +1,274 @@
+import { ApiError } from '../../../../src-shared/errors';
+import type { OrderSummary } from '../../../../src-shared/schemas/order';
+import type { PrintJob } from '../../../../src-shared/schemas/printing';
+import type { Shipment, ShipmentListItem, ShipmentStatus } from '../../../../src-shared/schemas/shipment';
+import { client } from '../../lib/api';
+import { exactMatches } from '../../lib/scan';
+import { describeError } from '../../components/ErrorNotice';
+
+/**
+ * What a scan on the pack screen does (USERS 5), without the screen: find what the code names, make
+ * the shipment by rule, send it, and read back what the printer did. Each step answers a result the
+ * screen shows as it is; refusals become problems in a packer's words, with the way forward.
+ */
+
+/** A place to go from a result: an order to choose a carrier on, a shipment's page, the orders found. */
+export interface PackLink {
+  to: string;
+  label: string;
+  /** Fill that list's search with the code on the way, so it shows what was found. */
+  search?: { list: 'orders' | 'shipments'; text: string };
+}
+
+export interface PackProblem {
+  title: string;
+  detail?: string;
+  /** What is missing, one item a line (SHIPMENT_INCOMPLETE), or the carrier's own errors. */
+  items?: string[];
+  link?: PackLink;
+  /** The error code, for support. */
+  code?: string;
+}
+
+/** Label print jobs of a shipment and the printers' names, as the print-job log has them. */
+export interface PrintState {
+  jobs: PrintJob[];
+  printerNames: ReadonlyMap<string, string>;
+}
+
+export type PackResult =
+  | {
+      kind: 'shipment';
+      code: string;
+      shipment: Shipment;
+      order: { id: string; orderNumber: string } | null;
+      /** Made by this scan from the order. */
+      made: boolean;
+      /** Sent by this scan or its confirmation. */
+      sent: boolean;
+      print: PrintState | null;
+      /** More open shipments of the same order (splits), besides this one. */
+      otherOpen: number;
+      problem: PackProblem | null;
+    }
+  | { kind: 'problem'; code: string; problem: PackProblem }
+  | { kind: 'nothing'; code: string };
+
+/** Outbound shipments of an order that are still to be packed; the first is shown. */
+const openStatuses: readonly ShipmentStatus[] = ['pending', 'error', 'draft', 'on_hold'];
+
+export const canSendNow = (status: ShipmentStatus) => status === 'pending' || status === 'error';
+export const canReprint = (shipment: Pick<Shipment, 'status' | 'documents'>) =>
+  (shipment.status === 'dispatched' || shipment.status === 'partly_dispatched') && shipment.documents.some((document) => document.documentType === 'label');
+
+const orderLink = (order: { id: string; orderNumber: string }, label = `Open order ${order.orderNumber}`): PackLink => ({
+  to: `/orders/${encodeURIComponent(order.id)}`,
+  label,
+});
+
+/** Any other refusal, in the words the rest of the app uses. */
+function problemOf(error: unknown, title?: string): PackProblem {
+  const described = describeError(error);
+  const items = [...described.fieldProblems, ...described.carrierErrors.map((item) => `${item.message} (${item.code})`)];
+  return {
+    title: title ?? described.summary,
+    ...(described.detail ? { detail: described.detail } : {}),
+    ...(items.length ? { items } : {}),
+    code: described.code,
+  };
+}
+
+/** Orders and shipments the code names exactly: an order number, a shipment reference. */
+export async function lookUp(orgId: string, code: string): Promise<{ orders: OrderSummary[]; shipments: ShipmentListItem[] }> {
+  const search = code.slice(0, 200);
+  const [orders, shipments] = await Promise.all([
+    client.call('orders.list', { params: { orgId }, query: { search, limit: 100 } }),
+    client.call('shipments.list', { params: { orgId }, query: { search, limit: 100 } }),
+  ]);
+  return {
+    orders: exactMatches(orders.data, code, (order) => order.orderNumber),
+    shipments: exactMatches(shipments.data, code, (shipment) => shipment.reference),
+  };
+}
+
+/** The label print jobs of a shipment, newest first, with the printers' names. */
+export async function readPrintState(orgId: string, shipment: Shipment): Promise<PrintState | null> {
+  const labels = new Set(shipment.documents.filter((document) => document.documentType === 'label').map((document) => document.id));
+  if (labels.size === 0) return null;
+  try {
+    const [jobs, printers] = await Promise.all([
+      client.call('printJobs.list', { params: { orgId }, query: { shipmentId: shipment.id, limit: 100 } }),
+      client.call('printers.list', { params: { orgId }, query: { limit: 100 } }),
+    ]);
+    return {
+      jobs: jobs.data.filter((job) => labels.has(job.documentId)),
+      printerNames: new Map(printers.data.map((printer) => [printer.id, printer.name])),
+    };
+  } catch {
+    // A packer without read:printers still packs; the print line then says nothing it cannot know.
+    return null;
+  }
+}
+
+/**
+ * A scanned order: its open shipment if it has one (nothing is made twice), else a new shipment by
+ * the order's rule or the matching rule (no carrier is chosen here, decisions §5), sent at once when
+ * `sendOnScan`.
+ */
+export async function packOrder(orgId: string, code: string, found: OrderSummary, sendOnScan: boolean): Promise<PackResult> {
+  const order = await client.call('orders.get', { params: { orgId, orderId: found.id } });
+  const ref = { id: order.id, orderNumber: order.orderNumber };
+  const open = order.shipments.filter((shipment) => shipment.type === 'outbound' && openStatuses.includes(shipment.status));
+  const first = open[0];
+  if (first) {
+    const shipment = await client.call('shipments.get', { params: { orgId, shipmentId: first.id } });
+    return { kind: 'shipment', code, shipment, order: ref, made: false, sent: false, print: null, otherOpen: open.length - 1, problem: null };
+  }
+  if (order.status === 'cancelled') {
+    return { kind: 'problem', code, problem: { title: `Order ${order.orderNumber} is cancelled`, detail: 'Nothing more is shipped for it.', link: orderLink(ref) } };
+  }
+  if (order.status === 'fulfilled') return { kind: 'problem', code, problem: allPacked(ref) };
+
+  let shipment: Shipment;
+  try {
+    shipment = await client.call('orders.createShipment', { params: { orgId, orderId: order.id } });
+  } catch (error) {
+    return { kind: 'problem', code, problem: createProblem(error, ref) };
+  }
+  const made: PackResult = { kind: 'shipment', code, shipment, order: ref, made: true, sent: false, print: null, otherOpen: 0, problem: null };
+  return sendOnScan ? sendAndPrint(orgId, made) : made;
+}
+
+function allPacked(order: { id: string; orderNumber: string }): PackProblem {
+  return {
+    title: `Everything in order ${order.orderNumber} is already packed`,
+    detail: 'Every line is in a shipment already. Reprint a label from its shipment.',
+    link: orderLink(order, `See the shipments of order ${order.orderNumber}`),
+  };
+}
+
+function createProblem(error: unknown, order: { id: string; orderNumber: string }): PackProblem {
+  if (error instanceof ApiError && error.code === 'NO_MATCHING_SHIPPING_RULE') {
+    return {
+      title: 'No shipping rule fits this order: choose a carrier on the order page',
+      detail: error.message,
+      link: orderLink(order, `Choose a carrier for order ${order.orderNumber}`),
+      code: error.code,
+    };
+  }
+  if (error instanceof ApiError && error.code === 'ORDER_INVALID_STATE') {
+    if (/already placed/i.test(error.message)) return { ...allPacked(order), code: error.code };
+    return { title: `Order ${order.orderNumber} cannot be shipped yet`, detail: error.message, link: orderLink(order), code: error.code };
+  }
+  return { ...problemOf(error), link: orderLink(order) };
+}
+
+/**
+ * Books the shown shipment; its rule's autoPrintLabels prints the label before the answer comes, so
+ * the print-job log read afterwards tells where the label went. A refusal keeps the shipment on
+ * screen, read again (a carrier failure leaves it in error with its reasons).
+ */
+export async function sendAndPrint(orgId: string, result: Extract<PackResult, { kind: 'shipment' }>): Promise<PackResult> {
+  const params = { orgId, shipmentId: result.shipment.id };
+  try {
+    const shipment = await client.call('shipments.send', { params });
+    return { ...result, shipment, sent: true, print: await readPrintState(orgId, shipment), problem: null };
+  } catch (error) {
+    const shipment = await client.call('shipments.get', { params }).catch(() => result.shipment);
+    return { ...result, shipment, problem: sendProblem(error, shipment) };
+  }
+}
+
+function sendProblem(error: unknown, shipment: Shipment): PackProblem {
+  const link = { to: `/shipments/${encodeURIComponent(shipment.id)}`, label: `Open ${shipment.reference} to fix it` };
+  if (error instanceof ApiError && error.code === 'SHIPMENT_INCOMPLETE') {
+    return {
+      title: `${shipment.reference} is missing information and was not sent`,
+      items: (error.details ?? []).map((detail) => detail.message),
+      link,
+      code: error.code,
+    };
+  }
+  if (error instanceof ApiError && error.code === 'CARRIER_ERROR') return { ...problemOf(error, `The carrier refused ${shipment.reference}`), link };
+  return { ...problemOf(error, `${shipment.reference} was not sent`), link };
+}
+
+/** A scanned shipment reference: the shipment, with what was printed for it so far. */
+export async function showShipment(orgId: string, code: string, found: ShipmentListItem): Promise<PackResult> {
+  const shipment = await client.call('shipments.get', { params: { orgId, shipmentId: found.id } });
+  const order = shipment.orderId ? await client.call('orders.get', { params: { orgId, orderId: shipment.orderId } }).catch(() => null) : null;
+  return {
+    kind: 'shipment',
+    code,
+    shipment,
+    order: order ? { id: order.id, orderNumber: order.orderNumber } : null,
+    made: false,
+    sent: false,
+    print: await readPrintState(orgId, shipment),
+    otherOpen: 0,
+    problem: null,
+  };
+}
+
+/** The whole scan: what the code names, then the order's or the shipment's way. */
+export async function runScan(orgId: string, code: string, sendOnScan: boolean): Promise<PackResult> {
+  try {
+    const found = await lookUp(orgId, code);
+    const [order, ...moreOrders] = found.orders;
+    if (order && moreOrders.length > 0) {
+      return {
+        kind: 'problem',
+        code,
+        problem: { title: `${found.orders.length} orders have the number ${code}`, detail: 'They come from different channels. Open the right one from the orders list.', link: { to: '/orders', label: 'Show them in Orders', search: { list: 'orders', text: code } } },
+      };
+    }
+    if (order) return await packOrder(orgId, code, order, sendOnScan);
+    const [shipment, ...moreShipments] = found.shipments;
+    if (shipment && moreShipments.length > 0) {
+      return {
+        kind: 'problem',
+        code,
+        problem: { title: `${found.shipments.length} shipments have the reference ${code}`, detail: 'Open the right one from the shipments list.', link: { to: '/shipments', label: 'Show them in Shipments', search: { list: 'shipments', text: code } } },
+      };
+    }
+    if (shipment) return await showShipment(orgId, code, shipment);
+    return { kind: 'nothing', code };
+  } catch (error) {
+    return { kind: 'problem', code, problem: problemOf(error, `The scan of ${code} could not be handled`) };
+  }
+}
+
+/** One line for the scan log: what came of a scan. */
+export function summarize(result: PackResult): { text: string; tone: 'ok' | 'bad' | 'info'; link?: PackLink } {
+  if (result.kind === 'nothing') return { text: 'Nothing found', tone: 'bad' };
+  if (result.kind === 'problem') return { text: result.problem.title, tone: 'bad', ...(result.problem.link ? { link: result.problem.link } : {}) };
+  const { shipment } = result;
+  const link = { to: `/shipments/${encodeURIComponent(shipment.id)}`, label: 'Open' };
+  if (result.problem) return { text: `${shipment.reference}: ${result.problem.title}`, tone: 'bad', link };
+  if (result.sent) {
+    const print = printSummary(result.print);
+    return { text: `Sent ${shipment.reference}${print ? ` · ${print.text}` : ''}`, tone: print?.tone === 'bad' ? 'bad' : 'ok', link };
+  }
+  if (result.made) return { text: `Made ${shipment.reference}, not sent yet`, tone: 'info', link };
+  return { text: `Shown ${shipment.reference} (${shipment.status.replace(/_/g, ' ')})`, tone: 'info', link };
+}
+
+/**
+ * What the label's print jobs say, newest job per label: "Label sent to Zebra desk 1", a failure with
+ * its reason, or still printing. Null when nothing was printed for it.
+ */
+export function printSummary(print: PrintState | null): { text: string; tone: 'ok' | 'bad' | 'info' } | null {
+  if (!print || print.jobs.length === 0) return null;
+  const newest = new Map<string, PrintJob>();
+  for (const job of print.jobs) if (!newest.has(job.documentId)) newest.set(job.documentId, job);
+  const jobs = [...newest.values()];
+  const name = (job: PrintJob) => (job.printerId ? (print.printerNames.get(job.printerId) ?? 'a printer') : 'no printer');
+  const names = (list: PrintJob[]) => [...new Set(list.map(name))].join(', ');
+  const failed = jobs.filter((job) => job.status === 'failed');
+  if (failed.length) {
+    return { text: `Label not printed on ${names(failed)}: ${failed[0]?.error ?? 'the print job failed'}`, tone: 'bad' };
+  }
+  const waiting = jobs.filter((job) => job.status === 'queued' || job.status === 'printing');
+  if (waiting.length) return { text: `Label printing on ${names(waiting)}…`, tone: 'info' };
+  return { text: `Label sent to ${names(jobs)}`, tone: 'ok' };
+}

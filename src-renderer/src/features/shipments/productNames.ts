@@ -1,0 +1,33 @@
+import { useMemo } from 'react';
+import { client, useLoad } from '../../lib/api';
+
+/** Product names by carrier id, then product id: `local_parcel` → "Own delivery, parcel". */
+export type ProductNames = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
+/** A product's name as the shipment page shows it; the id when the carrier or product is unknown. */
+export function productName(names: ProductNames, carrierId: string, productId: string): string {
+  return names.get(carrierId)?.get(productId) ?? productId;
+}
+
+/**
+ * The products of every carrier given (the organization's few carriers), for tables that show many
+ * shipments. A carrier whose products cannot be read only costs its names: its ids are shown.
+ */
+export function useProductNames(orgId: string, carriers: readonly { id: string }[] | undefined): ProductNames {
+  const ids = (carriers ?? []).map((carrier) => carrier.id);
+  const loaded = useLoad(
+    () =>
+      Promise.all(
+        ids.map(async (carrierId) => {
+          try {
+            const products = await client.call('carriers.products', { params: { orgId, carrierId } });
+            return [carrierId, new Map(products.map((product) => [product.productId, product.name]))] as const;
+          } catch {
+            return [carrierId, new Map<string, string>()] as const;
+          }
+        }),
+      ),
+    `product-names:${orgId}:${ids.join(',')}`,
+  );
+  return useMemo(() => new Map(loaded.data ?? []), [loaded.data]);
+}
