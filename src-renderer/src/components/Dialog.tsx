@@ -15,9 +15,13 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
       // showModal() focuses the first focusable element, the close button. Start where the caller
       // marked with data-autofocus (React's autoFocus runs before showModal and is lost), else on the
       // first control of the body.
-      const first = dialog.querySelector<HTMLElement>(
-        '.dialog-body [data-autofocus], .dialog-body input:not([type=hidden]), .dialog-body select, .dialog-body textarea, .dialog-body button',
-      );
+      // (A selector list matches in document order, so the mark is looked for on its own first;
+      // a disabled control cannot take focus and is skipped.)
+      const first =
+        dialog.querySelector<HTMLElement>('.dialog-body [data-autofocus]') ??
+        dialog.querySelector<HTMLElement>(
+          '.dialog-body input:not([type=hidden]):not(:disabled), .dialog-body select:not(:disabled), .dialog-body textarea:not(:disabled), .dialog-body button:not(:disabled)',
+        );
       first?.focus();
     }
     if (!open && dialog.open) dialog.close();
