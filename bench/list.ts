@@ -18,7 +18,7 @@ import { countedShipments, listShipments } from '../src-main/domain/shipments/li
 import { buildServer, listen } from '../src-main/http/server';
 import { sequentialClient } from './lib/httpTimer';
 import { machineLine, median, ms, numberArg, percentile } from './lib/stats';
-import { openBenchWarehouse, type BenchOrg } from './lib/warehouse';
+import { openBenchWarehouse, slowQueries, type BenchOrg } from './lib/warehouse';
 import { commitWriteGroup } from '../src-main/db/groupCommit';
 
 const requests = numberArg('requests', 200);
@@ -184,6 +184,7 @@ try {
   const plan = (query: { sql: string; params: unknown[] }) =>
     (sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail).join('; ');
   console.log(`  plan of the page ids query: ${plan(pageIdsSql(large.orgId, 0))}`);
+  console.log(`  statements past the 40 ms slow-query line during the run: ${slowQueries.count} (the deep pages; the product logs each one)`);
 
   const ratio = largeFigures.median / smallFigures.median;
   console.log(
