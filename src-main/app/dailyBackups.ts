@@ -47,7 +47,7 @@ export async function takeDailyBackup(app: AppContext): Promise<string | null> {
   const day = app.now().toISOString().slice(0, 10);
   const file = join(folder, `${backupPrefix(databaseFile)}${day}.sqlite`);
   if (existsSync(file)) return null;
-  mkdirSync(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
   // What is waiting for its group commit goes into the backup too.
   await durable(app.db);
   const partial = `${file}.partial`;

@@ -58,6 +58,13 @@ describe('Idempotency-Key (decisions §12)', () => {
     expect(count()).toBe(before + 1);
   });
 
+  it('answers a body nested too deeply to fingerprint with 400, not 500', async () => {
+    clock = start;
+    const deep = `{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+    const res = await t.request('POST', `/orgs/${t.org.orgId}/printers`, { rawBody: deep, headers: { 'idempotency-key': 'deep' } });
+    expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
   it('rejects an empty or overlong key and ignores the header on reads', async () => {
     expect((await post('x'.repeat(256), shipmentBody(carrierId))).status).toBe(400);
     const read = await t.request('GET', base(), { headers: { 'idempotency-key': 'read' } });

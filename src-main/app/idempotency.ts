@@ -45,11 +45,18 @@ export function idempotentRequest(keyHeader: string | string[] | undefined, cred
       details: [{ path: 'headers.idempotency-key', message: 'Must be 1 to 255 characters' }],
     });
   }
+  let fingerprint: string;
+  try {
+    fingerprint = JSON.stringify(input ?? null);
+  } catch {
+    // Nested past what JSON.stringify can walk: no schema takes such a body anyway.
+    throw new ApiError('VALIDATION_FAILED', 'The body is nested too deeply', { details: [{ path: 'body', message: 'Nested too deeply' }] });
+  }
   return {
     key,
     credentialId: sha256(credential),
     // Keyed by the credential too: a body may hold a password, and a plain hash of it could be guessed.
-    requestHash: createHmac('sha256', credential).update(`shipdesk request\n${operationId}\n${JSON.stringify(input ?? null)}`).digest('hex'),
+    requestHash: createHmac('sha256', credential).update(`shipdesk request\n${operationId}\n${fingerprint}`).digest('hex'),
     sealKey: createHmac('sha256', credential).update(`shipdesk idempotency\n${key}`).digest(),
   };
 }

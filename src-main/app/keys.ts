@@ -13,7 +13,7 @@ export interface InstallationKeys {
 export function loadInstallationKeys(dataDir: string): InstallationKeys {
   const file = join(dataDir, 'installation-keys.json');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const fresh = { jwtSecret: randomBytes(32).toString('base64'), sealKey: randomBytes(32).toString('base64') };
     writeFileSync(file, JSON.stringify(fresh), { mode: 0o600, flag: 'wx' });
   }

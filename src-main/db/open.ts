@@ -23,7 +23,8 @@ export interface OpenOptions {
 /** Opens (creating if needed) one profile's database: pragmas of decisions §1, then migrations. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder;
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  // Only this user: the file holds password and token hashes (other local users cannot look in).
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const client = new Database(file);
   try {
     // First, before anything writes to the file: a newer database is refused untouched (even

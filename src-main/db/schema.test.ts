@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { is } from 'drizzle-orm';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +73,12 @@ describe('schema and migrations', () => {
     const applied = db.$client.prepare('SELECT COUNT(*) AS n FROM __drizzle_migrations').get() as { n: number };
     expect(applied.n).toBe(readJournal(defaultMigrationsFolder).entries.length);
     db.$client.close();
+  });
+
+  it('makes a missing data folder readable by this user only (it holds password and token hashes)', () => {
+    const file = join(tempFile(), '..', 'new-data-folder', 'shipdesk.sqlite');
+    openDatabase(file).$client.close();
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
   });
 
   it('refuses a database written by a newer Shipdesk and leaves it untouched', () => {

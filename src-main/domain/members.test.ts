@@ -307,8 +307,10 @@ describe('roles are enforced for members logged in with their password', () => {
       expect(remove.status).toBe(403);
       expect(remove.body.code).toBe('FORBIDDEN');
     }
-    // What it holds, it may do: rename anyone, remove a viewer.
-    expect((await t.request('PATCH', `${base(org)}/${admin.userId}`, { token: teamToken, body: { name: 'Renamed admin' } })).status).toBe(200);
+    // Renaming someone else needs the same rights over their role.
+    expect((await t.request('PATCH', `${base(org)}/${admin.userId}`, { token: teamToken, body: { name: 'Renamed admin' } })).status).toBe(403);
+    // What it holds, it may do: rename and remove a viewer.
+    expect((await t.request('PATCH', `${base(org)}/${viewer.body.id}`, { token: teamToken, body: { name: 'Renamed viewer' } })).status).toBe(200);
     expect((await t.request('DELETE', `${base(org)}/${viewer.body.id}`, { token: teamToken })).status).toBe(200);
     expect(row('SELECT role FROM org_members WHERE org_id = ? AND user_id = ?', org.orgId, admin.userId)).toEqual({ role: 'admin' });
   });
@@ -362,6 +364,30 @@ describe('PATCH /orgs/{orgId}/members/{userId}', () => {
     const rename = await t.request('PATCH', `${base(org)}/${admin.userId}`, { token: admin.jwt, body: { role: 'admin', name: 'Still admin' } });
     expect(rename.status).toBe(200);
     expect(rename.body).toMatchObject({ role: 'admin', name: 'Still admin' });
+  });
+});
+
+describe('renaming someone else', () => {
+  it('needs the rights over their role, and is refused while they also belong to another organization', async () => {
+    const org = await t.createOrg();
+    setPlan(t.app, org.orgId, 'pro');
+    const weak = await t.tokenWithScopes(org, ['read:all', 'write:org_members']);
+    const rename = (userId: string, name: string, token = org.token) => t.request('PATCH', `${base(org)}/${userId}`, { token, body: { name } });
+    // A token acts for the one who made it (the owner here): renaming an admin needs an admin's rights.
+    const admin = await member(org, 'admin');
+    const refused = await rename(admin.userId, 'Renamed Admin', weak);
+    expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
+    // The owner of another organization, pulled in as a viewer, keeps their own name there.
+    const other = await t.createOrg();
+    const pulledIn = await add(org, { email: other.email, role: 'viewer' });
+    expect(pulledIn.status).toBe(201);
+    const hijack = await rename(other.userId, 'Hijacked');
+    expect([hijack.status, hijack.body.code]).toEqual([409, 'CONFLICT']);
+    const theirs = await t.request('GET', `/orgs/${other.orgId}/members/${other.userId}`, { token: other.token });
+    expect(theirs.body.name).not.toBe('Hijacked');
+    // A member of this organization only may be renamed by someone with rights over their role.
+    const viewer = await member(org, 'viewer');
+    expect((await rename(viewer.userId, 'Vera Viewer', weak)).body.name).toBe('Vera Viewer');
   });
 });
 

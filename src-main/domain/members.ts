@@ -166,6 +166,19 @@ export function updateMember(app: AppContext, actor: MemberActor, orgId: string,
         .run();
     }
     if (input.name !== undefined && input.name !== member.name) {
+      // A name belongs to the person, and shows in every organization they are in: others may
+      // rename them only with the rights over their role, and only while this is their one organization.
+      if (actor.userId !== userId) {
+        assertMayHandle(actor, member.role, `Renaming a member who is ${member.role}`);
+        const elsewhere = tx
+          .select({ n: count() })
+          .from(orgMembers)
+          .where(and(eq(orgMembers.userId, userId), ne(orgMembers.orgId, orgId)))
+          .get();
+        if (elsewhere?.n) {
+          throw new ApiError('CONFLICT', `${member.name} is also a member of another organization; only they can change their name`);
+        }
+      }
       tx.update(users).set({ name: input.name, updatedAt: now }).where(eq(users.id, userId)).run();
     }
     return findMember(tx, orgId, userId);

@@ -171,7 +171,11 @@ function wrongMediaType(request: FastifyRequest): ApiError {
 
 function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const apiError = toApiError(error);
-  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (apiError.status === 500) {
+    // The answer says the fault was logged: with Fastify's logger off (the default), stderr is the log.
+    if (request.log.level === undefined) console.error(`${request.method} ${request.url.split('?')[0]} failed:`, error);
+    else request.log.error({ err: error }, 'request failed');
+  }
   if (apiError.code === 'RATE_LIMITED') reply.header('retry-after', String(app.failedAuth.retryAfterSeconds(request.ip)));
   return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
 }

@@ -52,6 +52,12 @@ describe('POST /auth/login', () => {
     expect(claims.exp - claims.iat).toBe(43200);
     expect(claims.iat).toBe(Math.floor(clock.getTime() / 1000));
     expect(claims.sub).toBe(t.org.userId);
+    // Two logins in the same second still get different tokens: a random jti.
+    const again = await login({ email: t.org.email, password: t.org.password });
+    const second = JSON.parse(Buffer.from(again.body.accessToken.split('.')[1], 'base64url').toString('utf8'));
+    expect(second.iat).toBe(claims.iat);
+    expect(second.jti).toMatch(/^[\w-]{22}$/);
+    expect(second.jti).not.toBe(claims.jti);
   });
 
   it('treats the email case-insensitively', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { ApiError } from '../../../src-shared/errors';
 
@@ -12,6 +13,9 @@ export async function signAccessToken(secret: Uint8Array, userId: string, now: D
     .setIssuer(ISSUER)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + ACCESS_TOKEN_SECONDS)
+    // A random id: two logins never share a token, and one cannot be rebuilt from who and when
+    // (things keyed by the credential, such as kept idempotent answers, rely on that).
+    .setJti(randomBytes(16).toString('base64url'))
     .sign(secret);
 }
 
