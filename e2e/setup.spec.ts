@@ -62,3 +62,49 @@ test('a settings row is deleted only after "Delete" in the confirm dialog; "Keep
   await expect(confirm).toBeHidden();
   await expect(table).not.toContainText('Overflow store');
 });
+
+test('team members: the owner adds a packer, who signs in to the Pack screen; a role change and a removal show at once', async ({ page }) => {
+  const status = (await (await page.request.get('/setup')).json()) as { needsSetup: boolean };
+  if (status.needsSetup) {
+    await page.request.post('/setup', { data: { orgName: 'Acme Warehouse', name: 'Ann Packer', email: 'ann@acme.example', password: 'a long password' } });
+  }
+  const signIn = async (email: string, password: string) => {
+    await page.goto('/');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  };
+  await signIn('ann@acme.example', 'a long password');
+  const main = page.getByRole('main');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team members' }).click();
+  await main.getByRole('button', { name: 'Add member' }).click();
+  const form = page.getByRole('dialog', { name: 'Add a team member' });
+  await form.getByLabel('Email (required)').fill('per@acme.example');
+  await form.getByLabel('Name').fill('Per Packer');
+  await form.getByLabel('Role').selectOption('packer');
+  await form.getByLabel('Password').fill('packing all day');
+  await form.getByRole('button', { name: 'Add member' }).click();
+  const table = main.getByRole('table', { name: 'Team members' });
+  await expect(table.getByRole('row').filter({ hasText: 'Per Packer' })).toContainText(/packer/i);
+
+  // The packer signs in and lands on Pack; the team is not theirs to change.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn('per@acme.example', 'packing all day');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pack');
+
+  // Back as the owner: made a viewer, then removed.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn('ann@acme.example', 'a long password');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team members' }).click();
+  await table.getByRole('button', { name: 'Edit Per Packer' }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit Per Packer' });
+  await editor.getByLabel('Role').selectOption('viewer');
+  await editor.getByRole('button', { name: 'Save changes' }).click();
+  await expect(table.getByRole('row').filter({ hasText: 'Per Packer' })).toContainText(/viewer/i);
+  await table.getByRole('button', { name: 'Remove Per Packer' }).click();
+  await page.getByRole('dialog', { name: 'Remove team member' }).getByRole('button', { name: 'Remove member' }).click();
+  await expect(table).not.toContainText('Per Packer');
+  const login = await page.request.post('/auth/login', { data: { email: 'per@acme.example', password: 'packing all day' } });
+  expect(((await login.json()) as { orgs: unknown[] }).orgs).toEqual([]);
+});
