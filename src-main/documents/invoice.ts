@@ -73,7 +73,7 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
   const layout = await PaperLayout.create((page) => {
     page.paragraph(`${title} ${number} (continued)`, { bold: true, size: 10, maxLines: 1 });
     page.gap(4);
-  });
+  }, data);
 
   layout.paragraph(title, { bold: true, size: 20, maxLines: 1 });
   if (kind === 'proforma') {
@@ -97,7 +97,8 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
     ['Parcels', String(data.parcels.length)],
     ['Total weight', formatWeight(totalKg)],
   );
-  layout.keyValues(details, { size: 9.5, captionWidth: 95 });
+  // 100 points: "Tracking number" in DejaVu Sans Bold, wider than Helvetica, still fits.
+  layout.keyValues(details, { size: 9.5, captionWidth: 100 });
   layout.gap(10);
   layout.blocks(
     [

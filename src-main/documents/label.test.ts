@@ -7,6 +7,7 @@ import bwipjs from 'bwip-js/node';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFNumber, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { labelSizes, type LabelSize } from '../../src-shared/schemas/carrier';
+import { pdfText } from '../testing/shippingPapers';
 import { LabelRenderError, renderLabel, type LabelData } from './label';
 
 /** The physical sizes, written out here rather than imported, so a wrong table cannot agree with itself. */
@@ -174,12 +175,13 @@ describe('renderLabel pdf', () => {
     expect(lowestText(large)).toBeCloseTo(lowestText(small), 1);
   });
 
-  it('replaces characters Helvetica cannot show instead of crashing', async () => {
-    const receiver = { ...sample().receiver, name: 'Łukasz Wołodźko 🚚', city: 'Kraków', address1: 'ul. Długa 5\nlok. 3' };
+  it('replaces characters no font of the label has instead of crashing', async () => {
+    // Chinese is in neither Helvetica nor DejaVu Sans, so this label stays on Helvetica.
+    const receiver = { ...sample().receiver, name: 'Søren 你好', city: 'Kraków', address1: 'Nørrebrogade 5\nlok. 3' };
     const { texts } = await readPdf(await renderLabel(sample({ receiver }), 'pdf', 'A6'));
-    expect(texts).toContain('?ukasz Wo?odzko ?');
+    expect(texts).toContain('Søren ??');
     expect(texts).toContain('2200 Kraków');
-    expect(texts).toContain('ul. D?uga 5 lok. 3');
+    expect(texts).toContain('Nørrebrogade 5 lok. 3');
   });
 
   it('cuts a name too long for the label with an ellipsis', async () => {
@@ -230,6 +232,14 @@ describe('renderLabel pdf', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it.skipIf(!hasPoppler)('prints Polish letters WinAnsi lacks in the embedded font, and replaces what that lacks', async () => {
+    const receiver = { ...sample().receiver, name: 'Łukasz Wołodźko 你好', city: 'Kraków', address1: 'ul. Długa 5\nlok. 3' };
+    const text = pdfText(await renderLabel(sample({ receiver }), 'pdf', 'A6'));
+    expect(text).toContain('Łukasz Wołodźko ??');
+    expect(text).toContain('2200 Kraków');
+    expect(text).toContain('ul. Długa 5 lok. 3');
   });
 });
 

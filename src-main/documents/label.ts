@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import bwipjs from 'bwip-js/node';
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { DocumentFormat, LabelSize } from '../../src-shared/schemas/carrier';
+import { cleanText, fontsFor, standardFonts, toCharacterSet, type DocumentFonts } from './documentFonts';
 import { POINTS_PER_MM, ZPL_DOTS_PER_MM, labelDimensions } from './labelSizes';
 
 /**
@@ -11,6 +12,10 @@ import { POINTS_PER_MM, ZPL_DOTS_PER_MM, labelDimensions } from './labelSizes';
  * Both formats come from one layout, computed in points from the top-left corner, so a PDF preview
  * shows what the thermal printer prints. Everything scales with the page, so A4 is a large label,
  * not a small one in a corner.
+ *
+ * A PDF label is drawn in Helvetica unless its text needs letters WinAnsi lacks, and then in DejaVu
+ * Sans, embedded (documentFonts.ts decides, once per label). ZPL is measured with Helvetica as a
+ * stand-in for the printer's own font, and its text goes to the printer as UTF-8 whatever the script.
  */
 
 export interface LabelParty {
@@ -53,7 +58,7 @@ export class LabelRenderError extends Error {
 }
 
 export async function renderLabel(data: LabelData, format: DocumentFormat, size: LabelSize): Promise<Buffer> {
-  const fonts = await metricFonts();
+  const fonts = format === 'pdf' ? await fontsFor(data) : await standardFonts();
   const layout = layoutLabel(data, size, fonts);
   return format === 'pdf' ? renderPdf(layout) : renderZpl(layout);
 }
@@ -99,17 +104,11 @@ interface BarcodeItem {
 
 interface Layout {
   size: LabelSize;
+  /** The fonts the texts were measured with, and are drawn with. */
+  fonts: DocumentFonts;
   texts: TextItem[];
   rules: RuleItem[];
   barcode: BarcodeItem;
-}
-
-/** Helvetica for measuring, shared with the A4 shipping papers (paper.ts). */
-export interface MetricFonts {
-  regular: PDFFont;
-  bold: PDFFont;
-  /** The code points Helvetica's WinAnsi encoding can show; anything else is replaced before drawing. */
-  winAnsi: ReadonlySet<number>;
 }
 
 /** Code 128 wants at least 10 modules of white either side. */
@@ -121,23 +120,7 @@ const DESIGN_HEIGHT_MM = 150;
 const MODULE_MM = 0.375;
 export const ELLIPSIS = '\u2026';
 
-let metricFontsPromise: Promise<MetricFonts> | undefined;
-
-/**
- * Helvetica metrics for layout, loaded once: fonts belong to a document, so every PDF still embeds
- * its own (cheap for the standard 14), but measuring and the character set need no new document.
- */
-export function metricFonts(): Promise<MetricFonts> {
-  metricFontsPromise ??= (async () => {
-    const doc = await PDFDocument.create({ updateMetadata: false });
-    const regular = await doc.embedFont(StandardFonts.Helvetica);
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    return { regular, bold, winAnsi: new Set(regular.getCharacterSet()) };
-  })();
-  return metricFontsPromise;
-}
-
-function layoutLabel(data: LabelData, size: LabelSize, fonts: MetricFonts): Layout {
+function layoutLabel(data: LabelData, size: LabelSize, fonts: DocumentFonts): Layout {
   const page = labelDimensions[size];
   const scale = Math.min(page.widthMm / DESIGN_WIDTH_MM, page.heightMm / DESIGN_HEIGHT_MM);
   const mm = (value: number) => value * POINTS_PER_MM * scale;
@@ -148,7 +131,7 @@ function layoutLabel(data: LabelData, size: LabelSize, fonts: MetricFonts): Layo
   let y = margin;
 
   const width = (text: string, bold: boolean, fontSize: number) =>
-    (bold ? fonts.bold : fonts.regular).widthOfTextAtSize(toWinAnsi(text, fonts.winAnsi), fontSize);
+    (bold ? fonts.bold : fonts.regular).widthOfTextAtSize(toCharacterSet(text, fonts.characters), fontSize);
 
   /** Shrinks the text to at most 75% of its size to fit, then cuts it with an ellipsis. */
   const fit = (raw: string, bold: boolean, designSize: number, maxWidth: number) => {
@@ -245,7 +228,7 @@ function layoutLabel(data: LabelData, size: LabelSize, fonts: MetricFonts): Layo
     height: barHeight,
     moduleWidth,
   };
-  return { size, texts, rules, barcode };
+  return { size, fonts, texts, rules, barcode };
 }
 
 /** Bar and space widths from BWIPP's Code 128 encoder (subset choice and check digit are its job). */
@@ -264,31 +247,6 @@ function encodeCode128(trackingNumber: string): number[] {
   return bars;
 }
 
-/** Control characters (a pasted newline, a tab) would break a line or a ZPL field: make them spaces. */
-export function cleanText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
-}
-
-/**
- * Helvetica can show only WinAnsi. A letter with an accent it lacks falls back to the bare letter
- * ("ź" → "z"); anything else (Polish "ł", emoji) becomes "?" instead of making pdf-lib throw.
- */
-export function toWinAnsi(text: string, winAnsi: ReadonlySet<number>): string {
-  let out = '';
-  for (const char of text) {
-    const codePoint = char.codePointAt(0) ?? 0x3f;
-    if (winAnsi.has(codePoint)) {
-      out += char;
-      continue;
-    }
-    if (codePoint >= 0x300 && codePoint <= 0x36f) continue; // a lone combining accent
-    const base = char.normalize('NFD').charAt(0);
-    out += base !== char && winAnsi.has(base.codePointAt(0) ?? 0) ? base : '?';
-  }
-  return out;
-}
-
 export function formatWeight(weightKg: number): string {
   return Number.isFinite(weightKg) ? `${Number(weightKg.toFixed(2))} kg` : '-';
 }
@@ -305,13 +263,11 @@ export function formatDate(iso: string): string {
 // PDF
 
 async function renderPdf(layout: Layout): Promise<Buffer> {
-  const { winAnsi } = await metricFonts();
   const dimensions = labelDimensions[layout.size];
   const pageHeight = dimensions.heightPt;
   // No Info dictionary: producer and dates cost time on every label and nobody reads them.
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const { regular, bold } = await layout.fonts.embed(doc);
   const page = doc.addPage([dimensions.widthPt, dimensions.heightPt]);
   const fontKeys = new Map<PDFFont, string>([
     [regular, page.node.newFontDictionary('F', regular.ref).toString()],
@@ -323,13 +279,13 @@ async function renderPdf(layout: Layout): Promise<Buffer> {
   const content: string[] = ['q', '0 g'];
   for (const item of layout.texts) {
     const font = item.bold ? bold : regular;
-    const text = toWinAnsi(item.text, winAnsi);
+    const text = toCharacterSet(item.text, layout.fonts.characters);
     let x = item.x;
     if (item.align !== 'left') {
       const free = item.width - font.widthOfTextAtSize(text, item.size);
       x += item.align === 'right' ? free : free / 2;
     }
-    // Helvetica's cap height is about 0.72 em: put the baseline so the caps start at `top`.
+    // Helvetica's and DejaVu Sans's caps are about 0.72 em high: put the baseline so they start at `top`.
     const baseline = pageHeight - item.top - item.size * 0.76;
     content.push(`BT ${fontKeys.get(font)} ${num(item.size)} Tf ${num(x)} ${num(baseline)} Td ${font.encodeText(text).toString()} Tj ET`);
   }

@@ -8,7 +8,7 @@ export async function renderPackingList(data: ShippingPaperData): Promise<Buffer
   const layout = await PaperLayout.create((page) => {
     page.paragraph(`Packing list ${data.reference} (continued)`, { bold: true, size: 10, maxLines: 1 });
     page.gap(4);
-  });
+  }, data);
 
   layout.paragraph(data.isReturn ? 'Packing list (return)' : 'Packing list', { bold: true, size: 20, maxLines: 1 });
   layout.gap(6);
@@ -26,7 +26,8 @@ export async function renderPackingList(data: ShippingPaperData): Promise<Buffer
     ['Total weight', formatWeight(totalKg)],
     ['Items', String(totalItems)],
   );
-  layout.keyValues(details, { size: 9.5, captionWidth: 95 });
+  // 100 points: "Tracking number" in DejaVu Sans Bold, wider than Helvetica, still fits.
+  layout.keyValues(details, { size: 9.5, captionWidth: 100 });
   layout.gap(10);
   layout.blocks(
     [

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { metricFonts } from './label';
+import { standardFonts } from './documentFonts';
 import { A4, CONTENT_WIDTH, PaperLayout, formatMoney, writePaperPdf } from './paper';
 import { A4_POINTS, hasPoppler, pdfPages, pdfText } from '../testing/shippingPapers';
 
-const width = async (text: string, size: number) => (await metricFonts()).regular.widthOfTextAtSize(text, size);
+const width = async (text: string, size: number) => (await standardFonts()).regular.widthOfTextAtSize(text, size);
 
 describe('PaperLayout.wrap', () => {
   it('keeps short text on one line, as it is', async () => {
-    const layout = await PaperLayout.create(() => undefined);
+    const layout = await PaperLayout.create(() => undefined, {});
     expect(layout.wrap('Ceramic mug', false, 9, 200, 3)).toEqual(['Ceramic mug']);
     expect(layout.wrap('', false, 9, 200, 3)).toEqual(['']);
   });
 
   it('wraps at spaces within the width and ends the last allowed line in an ellipsis', async () => {
-    const layout = await PaperLayout.create(() => undefined);
+    const layout = await PaperLayout.create(() => undefined, {});
     const text = 'A very long description of a ceramic mug '.repeat(20).trim();
     const lines = layout.wrap(text, false, 9, 150, 3);
     expect(lines).toHaveLength(3);
@@ -24,7 +24,7 @@ describe('PaperLayout.wrap', () => {
   });
 
   it('breaks a word wider than the column instead of overflowing it', async () => {
-    const layout = await PaperLayout.create(() => undefined);
+    const layout = await PaperLayout.create(() => undefined, {});
     const sku = 'X'.repeat(200);
     const lines = layout.wrap(sku, false, 9, 60, 2);
     expect(lines).toHaveLength(2);
@@ -33,9 +33,12 @@ describe('PaperLayout.wrap', () => {
     for (const line of lines) expect(await width(line, 9)).toBeLessThanOrEqual(60);
   });
 
-  it('replaces what Helvetica cannot draw and turns control characters into spaces', async () => {
-    const layout = await PaperLayout.create(() => undefined);
-    expect(layout.wrap('Łódź\tCafé 你好😀', false, 9, 400, 1)).toEqual(['?ódz Café ???']);
+  it('replaces what the chosen font cannot draw and turns control characters into spaces', async () => {
+    // Text the document's data does not hold takes no part in the font decision: Helvetica here.
+    const helvetica = await PaperLayout.create(() => undefined, {});
+    expect(helvetica.wrap('Łódź\tCafé 你好😀', false, 9, 400, 1)).toEqual(['?ódz Café ???']);
+    const dejaVu = await PaperLayout.create(() => undefined, { city: 'Łódź' });
+    expect(dejaVu.wrap('Łódź\tCafé 你好', false, 9, 400, 1)).toEqual(['Łódź Café ??']);
   });
 });
 
@@ -45,7 +48,7 @@ describe('PaperLayout pages', () => {
     const layout = await PaperLayout.create((page) => {
       continued += 1;
       page.paragraph('Running header', { bold: true, size: 10, maxLines: 1 });
-    });
+    }, {});
     layout.table(
       [
         { header: 'SKU', width: 100 },

@@ -1,13 +1,15 @@
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
-import { ELLIPSIS, cleanText, formatDate, formatWeight, metricFonts, num, toWinAnsi, type MetricFonts } from './label';
+import { PDFDocument, type PDFFont } from 'pdf-lib';
+import { cleanText, fontsFor, toCharacterSet, type DocumentFonts } from './documentFonts';
+import { ELLIPSIS, formatDate, formatWeight, num } from './label';
 import { POINTS_PER_MM, labelDimensions } from './labelSizes';
 
 /**
  * What the A4 shipping papers (packing list, proforma and commercial invoice) share: the shipment as
  * they show it, and a layout that flows text and tables over as many A4 pages as the lines need.
- * Pure: data in, bytes out. Text goes through the label's helpers, so a control character or a letter
- * Helvetica lacks (Polish "ł", Chinese, emoji) is replaced, never a crash.
+ * Pure: data in, bytes out. Like a label, a paper is in Helvetica unless its data needs letters
+ * WinAnsi lacks, and then in DejaVu Sans (documentFonts.ts, one decision per document); a control
+ * character or a letter neither font has (Chinese, most emoji) is replaced, never a crash.
  */
 
 export interface PaperParty {
@@ -75,7 +77,7 @@ const FOOTER_HEIGHT = mm(10);
 const LINE_HEIGHT = 1.25;
 
 interface TextItem {
-  /** Already in WinAnsi and fitted: drawn as it is. */
+  /** Already in the document's font's characters, and fitted: drawn as it is. */
   text: string;
   bold: boolean;
   size: number;
@@ -120,15 +122,20 @@ export class PaperLayout {
   private page: Page = { texts: [], rules: [] };
 
   private constructor(
-    private readonly fonts: MetricFonts,
+    /** The document's fonts: measured with here, drawn with by writePaperPdf. */
+    readonly fonts: DocumentFonts,
     /** Draws the running header of every page after the first. */
     private readonly continuedHeader: (layout: PaperLayout) => void,
   ) {
     this.pages.push(this.page);
   }
 
-  static async create(continuedHeader: (layout: PaperLayout) => void): Promise<PaperLayout> {
-    return new PaperLayout(await metricFonts(), continuedHeader);
+  /**
+   * `data` is what the document shows (the shipment): every string in it takes part in the choice
+   * of font. Fixed wording of our own is WinAnsi.
+   */
+  static async create(continuedHeader: (layout: PaperLayout) => void, data: unknown): Promise<PaperLayout> {
+    return new PaperLayout(await fontsFor(data), continuedHeader);
   }
 
   get bottom(): number {
@@ -157,9 +164,9 @@ export class PaperLayout {
     return size * LINE_HEIGHT;
   }
 
-  /** What Helvetica can draw of a user's text: control characters are spaces, missing letters replaced. */
+  /** What the document's font draws of a user's text: control characters are spaces, missing letters replaced. */
   prepare(raw: string): string {
-    return toWinAnsi(cleanText(raw), this.fonts.winAnsi);
+    return toCharacterSet(cleanText(raw), this.fonts.characters);
   }
 
   private measure(text: string, bold: boolean, size: number): number {
@@ -365,8 +372,7 @@ export async function writePaperPdf(layout: PaperLayout, options: { title: strin
   const doc = await PDFDocument.create({ updateMetadata: false });
   // The Info title is UTF-16: any name shows in a viewer's document properties.
   doc.setTitle(cleanText(options.title));
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const { regular, bold } = await layout.fonts.embed(doc);
   const pageCount = layout.pages.length;
   const footerSize = 7.5;
   const footerTop = A4.heightPt - MARGIN - footerSize;
@@ -392,7 +398,7 @@ export async function writePaperPdf(layout: PaperLayout, options: { title: strin
     for (const item of texts) {
       const font = item.bold ? bold : regular;
       const x = item.align === 'right' ? item.x + item.width - font.widthOfTextAtSize(item.text, item.size) : item.x;
-      // Helvetica's cap height is about 0.72 em: put the baseline so the caps start at `top`.
+      // Helvetica's and DejaVu Sans's caps are about 0.72 em high: put the baseline so they start at `top`.
       const baseline = A4.heightPt - item.top - item.size * 0.76;
       content.push(`BT ${fontKeys.get(font)} ${num(item.size)} Tf ${num(x)} ${num(baseline)} Td ${font.encodeText(item.text).toString()} Tj ET`);
     }
