@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { seedOrganization, signIn } from './seed';
 
 /**
  * Scanner-driven packing (USERS 5) on the Pack screen, with a keyboard-wedge scanner simulated as the
@@ -21,14 +22,6 @@ test.afterAll(() => rmSync(labelsDir, { recursive: true, force: true }));
 async function scan(page: Page, code: string): Promise<void> {
   await page.keyboard.type(`\x02${code}\x1d`);
   await page.keyboard.press('Enter');
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
 /**
@@ -54,22 +47,8 @@ test.describe.configure({ mode: 'serial' });
 
 test('pack: scan an order, shipment by rule, send and print; repeats ignored, focus kept', async ({ page }) => {
   test.setTimeout(90_000);
-  await page.request.post('/setup', { data: { orgName: 'Pack Hall', name: 'Pia Packer', email: EMAIL, password: PASSWORD } });
-  const login = await (await page.request.post('/auth/login', { data: { email: EMAIL, password: PASSWORD } })).json();
-  const orgId = login.orgs[0].id as string;
-  const headers = { authorization: `Bearer ${login.accessToken}` };
-  const api = {
-    get: async (path: string) => {
-      const response = await page.request.get(`/orgs/${orgId}${path}`, { headers });
-      expect(response.ok(), `GET ${path}: ${await response.text()}`).toBe(true);
-      return response.json();
-    },
-    post: async (path: string, data?: unknown) => {
-      const response = await page.request.post(`/orgs/${orgId}${path}`, { headers, ...(data ? { data } : {}) });
-      expect(response.ok(), `POST ${path}: ${await response.text()}`).toBe(true);
-      return response.json();
-    },
-  };
+  const { call } = await seedOrganization(page.request, { orgName: 'Pack Hall', name: 'Pia Packer', email: EMAIL, password: PASSWORD });
+  const api = { get: (path: string) => call('GET', path), post: (path: string, data?: unknown) => call('POST', path, data) };
   const address = await api.post('/sender-addresses', { name: 'Hall 1', address1: 'Havnevej 2', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
   const carrier = await api.post('/carriers', { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id });
   const printer = await api.post('/printers', { name: 'Desk printer', driver: 'file', target: labelsDir, format: 'pdf', labelSize: '100X150' });
@@ -99,7 +78,7 @@ test('pack: scan an order, shipment by rule, send and print; repeats ignored, fo
   await order('A-1003');
   await order('S-2001', 'SE'); // no rule ships to Sweden
 
-  await signIn(page);
+  await signIn(page, EMAIL, PASSWORD);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pack' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pack');
   const box = page.getByLabel('Scan an order or a shipment');
@@ -184,7 +163,7 @@ test('pack: scan an order, shipment by rule, send and print; repeats ignored, fo
 });
 
 test('lists: a second scan replaces the first; order numbers open their order', async ({ page }) => {
-  await signIn(page);
+  await signIn(page, EMAIL, PASSWORD);
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toHaveText('Shipments'); // an owner's start screen; a packer's is Pack
   const search = page.getByRole('searchbox', { name: 'Search references' });

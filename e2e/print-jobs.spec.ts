@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { orgApi, seedOrganization, signIn } from './seed';
 
 /**
  * Print jobs a packer can act on (USERS 1 and 4): a label printed automatically after Send to a hot
@@ -33,19 +34,10 @@ interface World {
 }
 let world: World | null = null;
 
-async function api(request: APIRequestContext, token: string, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown) {
-  const response = await request.fetch(path, { method, headers: { authorization: `Bearer ${token}` }, ...(data ? { data } : {}) });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return response.json();
-}
-
 /** The organization, once per file: a local carrier (100 × 150 mm PDF labels), the two printers and a rule that prints labels after Send. */
 async function setUp(request: APIRequestContext): Promise<World> {
   if (world) return world;
-  await request.post('/setup', { data: { orgName: 'Jobs Hall', name: 'Jo Packer', email: EMAIL, password: PASSWORD } });
-  const login = await (await request.post('/auth/login', { data: { email: EMAIL, password: PASSWORD } })).json();
-  const orgId = login.orgs[0].id as string;
-  const call = (method: 'POST' | 'PATCH', path: string, data?: unknown) => api(request, login.accessToken, method, `/orgs/${orgId}${path}`, data);
+  const { orgId, token, call } = await seedOrganization(request, { orgName: 'Jobs Hall', name: 'Jo Packer', email: EMAIL, password: PASSWORD });
   const address = await call('POST', '/sender-addresses', { name: 'Hall 2', address1: 'Havnevej 4', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
   const carrier = await call('POST', '/carriers', { name: 'Own vans', carrierSlug: 'local', config: {}, senderAddressId: address.id });
   const station = await call('POST', '/printers', { name: 'Station 1 labels', driver: 'file', target: stationDir, format: 'pdf', labelSize: '100X150', isDefault: true });
@@ -61,13 +53,16 @@ async function setUp(request: APIRequestContext): Promise<World> {
     autoPrintLabels: true,
     labelPrinterId: station.id,
   });
-  world = { orgId, token: login.accessToken, carrierId: carrier.id, ruleId: rule.id };
+  world = { orgId, token, carrierId: carrier.id, ruleId: rule.id };
   return world;
 }
 
+/** Calls into the file's organization through this test's own request context. */
+const apiFor = (request: APIRequestContext, w: World) => orgApi(request, w.orgId, w.token);
+
 /** A pending shipment with the auto-print rule applied, ready for Send. */
 async function pendingShipment(request: APIRequestContext, w: World, reference: string): Promise<{ id: string; reference: string }> {
-  const call = (method: 'POST' | 'PATCH', path: string, data?: unknown) => api(request, w.token, method, `/orgs/${w.orgId}${path}`, data);
+  const call = apiFor(request, w);
   const shipment = await call('POST', '/shipments', {
     reference,
     type: 'outbound',
@@ -79,20 +74,12 @@ async function pendingShipment(request: APIRequestContext, w: World, reference: 
   return { id: shipment.id, reference };
 }
 
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-}
-
 const row = (table: Locator, text: string | RegExp) => table.getByRole('row').filter({ hasText: text });
 
 test('a failed automatic print after Send shows on the shipment and on the Print jobs screen; Retry prints it once the folder exists', async ({ page }) => {
   const w = await setUp(page.request);
   const shipment = await pendingShipment(page.request, w, 'JOB-1');
-  await signIn(page);
+  await signIn(page, EMAIL, PASSWORD);
   const main = page.getByRole('main');
   await page.goto(`/#/shipments/${shipment.id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Shipment JOB-1 Pending');
@@ -131,7 +118,7 @@ test('a failed automatic print after Send shows on the shipment and on the Print
   await expect(failedRow).toContainText('Done');
   await expect(failedRow.getByRole('cell').nth(4)).toHaveText('2');
   await expect(failedRow.getByRole('button', { name: 'Retry' })).toHaveCount(0);
-  const jobs = await api(page.request, w.token, 'GET', `/orgs/${w.orgId}/print-jobs?shipmentId=${shipment.id}`);
+  const jobs = await apiFor(page.request, w)('GET', `/print-jobs?shipmentId=${shipment.id}`);
   expect(jobs.data).toMatchObject([{ status: 'done', attempts: 2, error: null }]);
   expect(readdirSync(stationDir)).toEqual([expect.stringMatching(new RegExp(`^JOB-1-doc_\\w+-${jobs.data[0].id}-2\\.pdf$`))]);
 
@@ -146,9 +133,9 @@ test('Print on another printer, with a warning when its media is not the label s
   const w = await setUp(page.request);
   rmSync(stationDir, { recursive: true, force: true }); // the station's share is gone again
   const shipment = await pendingShipment(page.request, w, 'JOB-2');
-  const sent = await api(page.request, w.token, 'POST', `/orgs/${w.orgId}/shipments/${shipment.id}/send`);
+  const sent = await apiFor(page.request, w)('POST', `/shipments/${shipment.id}/send`);
   expect(sent.errors.map((error: { code: string }) => error.code)).toEqual(['AUTO_PRINT_FAILED']);
-  await signIn(page);
+  await signIn(page, EMAIL, PASSWORD);
   const main = page.getByRole('main');
   await page.goto(`/#/shipments/${shipment.id}`);
 
@@ -187,8 +174,8 @@ test('"Create return" asks first; a cancelled shipment offers its void labels fo
   const w = await setUp(page.request);
   mkdirSync(stationDir, { recursive: true });
   const shipment = await pendingShipment(page.request, w, 'JOB-3');
-  await api(page.request, w.token, 'POST', `/orgs/${w.orgId}/shipments/${shipment.id}/send`);
-  await signIn(page);
+  await apiFor(page.request, w)('POST', `/shipments/${shipment.id}/send`);
+  await signIn(page, EMAIL, PASSWORD);
   const main = page.getByRole('main');
   const actions = main.getByRole('group', { name: 'Shipment actions' });
   await page.goto(`/#/shipments/${shipment.id}`);
@@ -201,7 +188,7 @@ test('"Create return" asks first; a cancelled shipment offers its void labels fo
   await expect(confirmReturn.getByRole('button', { name: 'Keep it' })).toBeFocused();
   await confirmReturn.getByRole('button', { name: 'Keep it' }).click();
   await expect(confirmReturn).toBeHidden();
-  const returns = await api(page.request, w.token, 'GET', `/orgs/${w.orgId}/shipments?search=RET-JOB-3`);
+  const returns = await apiFor(page.request, w)('GET', `/shipments?search=RET-JOB-3`);
   expect(returns.total).toBe(0);
 
   const documents = main.getByRole('table', { name: 'Documents' });

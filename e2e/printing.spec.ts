@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
+import { seedOrganization, signIn } from './seed';
 
 /**
  * Labels and papers go to different printers (USERS 1: chosen by document type): a shipment whose
@@ -13,14 +14,7 @@ test('print all: the label to the label printer, the A4 papers to the A4 printer
   const labelsDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-labels-'));
   const papersDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-papers-'));
   try {
-    await page.request.post('/setup', { data: { orgName: 'Print Hall', name: 'Per Printer', email: 'per@print.example', password: 'a long password' } });
-    const login = await (await page.request.post('/auth/login', { data: { email: 'per@print.example', password: 'a long password' } })).json();
-    const orgId = login.orgs[0].id as string;
-    const api = async (method: 'POST' | 'PATCH', path: string, data?: unknown) => {
-      const response = await page.request.fetch(`/orgs/${orgId}${path}`, { method, headers: { authorization: `Bearer ${login.accessToken}` }, ...(data ? { data } : {}) });
-      expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-      return response.json();
-    };
+    const { call: api } = await seedOrganization(page.request, { orgName: 'Print Hall', name: 'Per Printer', email: 'per@print.example', password: 'a long password' });
     const address = await api('POST', '/sender-addresses', { name: 'Hall 1', address1: 'Havnevej 2', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
     const carrier = await api('POST', '/carriers', { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id });
     await api('POST', '/printers', { name: 'Zebra desk 1', driver: 'file', target: labelsDir, format: 'pdf', labelSize: '100X150', isDefault: true });
@@ -46,11 +40,7 @@ test('print all: the label to the label printer, the A4 papers to the A4 printer
     const sent = await api('POST', `/shipments/${shipment.id}/send`);
     expect(sent.documents.map((document: { documentType: string }) => document.documentType)).toEqual(['label', 'packing_list', 'commercial_invoice']);
 
-    await page.goto('/');
-    await page.getByLabel('Email').fill('per@print.example');
-    await page.getByLabel('Password').fill('a long password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await signIn(page, 'per@print.example', 'a long password');
     await page.goto(`/#/shipments/${shipment.id}`);
     await page.getByRole('button', { name: 'Print all' }).click();
 

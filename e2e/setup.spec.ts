@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { signIn } from './seed';
 
 test('first start offers setup, then the app; a second visit asks to sign in', async ({ page }) => {
   await page.goto('/');
@@ -68,14 +69,7 @@ test('team members: the owner adds a packer, who signs in to the Pack screen; a 
   if (status.needsSetup) {
     await page.request.post('/setup', { data: { orgName: 'Acme Warehouse', name: 'Ann Packer', email: 'ann@acme.example', password: 'a long password' } });
   }
-  const signIn = async (email: string, password: string) => {
-    await page.goto('/');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  };
-  await signIn('ann@acme.example', 'a long password');
+  await signIn(page, 'ann@acme.example', 'a long password');
   const main = page.getByRole('main');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team members' }).click();
   await main.getByRole('button', { name: 'Add member' }).click();
@@ -90,12 +84,12 @@ test('team members: the owner adds a packer, who signs in to the Pack screen; a 
 
   // The packer signs in and lands on Pack; the team is not theirs to change.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await signIn('per@acme.example', 'packing all day');
+  await signIn(page, 'per@acme.example', 'packing all day');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pack');
 
   // Back as the owner: made a viewer, then removed.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await signIn('ann@acme.example', 'a long password');
+  await signIn(page, 'ann@acme.example', 'a long password');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team members' }).click();
   await table.getByRole('button', { name: 'Edit Per Packer' }).click();
   const editor = page.getByRole('dialog', { name: 'Edit Per Packer' });
