@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAppContext, type AppContext } from './app/context';
-import { defaultDataDir, parsePort, portFromEnv } from './app/config';
+import { databaseFile, defaultDataDir, parsePort, portFromEnv } from './app/config';
+import { acquireInstanceLock } from './app/instanceLock';
 import { buildServer, listen } from './http/server';
 import { runStartupChores } from './app/startup';
 import { start as startWebhookDelivery } from './domain/webhookDelivery';
@@ -23,9 +24,12 @@ async function main(): Promise<void> {
   const host = values.host ?? process.env.SHIPDESK_HOST ?? '127.0.0.1';
   const rendererDir = fileURLToPath(new URL('../out/renderer', import.meta.url));
 
+  const dataDir = defaultDataDir();
+  // Before the database is opened: start-up recovery must not touch another server's sends.
+  const lock = acquireInstanceLock(databaseFile(dataDir));
   let app: AppContext | null = null;
   try {
-    app = createAppContext({ dataDir: defaultDataDir() });
+    app = createAppContext({ dataDir });
     runStartupChores(app);
     const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
     const url = await listen(server, host, port);
@@ -47,12 +51,14 @@ async function main(): Promise<void> {
       await webhookDelivery.stop();
       await dailyBackups.stop();
       running.close();
+      lock.release();
       process.exit(0);
     };
     process.on('SIGINT', () => void shutdown());
     process.on('SIGTERM', () => void shutdown());
   } catch (error) {
     app?.close();
+    lock.release();
     throw error;
   }
 }

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell } from 'electron';
 import type { FastifyInstance } from 'fastify';
 import { createAppContext, type AppContext } from '../app/context';
-import { portFromEnv } from '../app/config';
+import { databaseFile, portFromEnv } from '../app/config';
+import { acquireInstanceLock, type InstanceLock } from '../app/instanceLock';
 import { runStartupChores } from '../app/startup';
 import { buildServer, listen } from '../http/server';
 import { registerIpcHandlers, type IpcRegistration } from '../ipc/register';
@@ -41,6 +42,7 @@ let httpServer: FastifyInstance | null = null;
 let ipc: IpcRegistration | null = null;
 let webhookDelivery: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
+let instanceLock: InstanceLock | null = null;
 
 if (!app.requestSingleInstanceLock()) {
   // A second start would open the same SQLite file and port; hand over to the running one instead.
@@ -67,6 +69,9 @@ async function start(): Promise<void> {
   // The renderer needs no camera, notifications or the like; refuse every permission prompt.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 
+  // One process per database: a headless server on the same data folder would otherwise recover
+  // (and fail) this app's sends in flight. Refused here with the start-up error box.
+  instanceLock = acquireInstanceLock(databaseFile(app.getPath('userData')));
   appContext = createAppContext({
     dataDir: app.getPath('userData'),
     // The bundle lives in out/main, so the migrations are found from the app root (dev and asar alike).
@@ -180,6 +185,7 @@ app.on('will-quit', (event) => {
     await webhookDelivery?.stop();
     await dailyBackups?.stop();
     appContext?.close();
+    instanceLock?.release();
     shutDown = true;
     app.quit();
   })();
