@@ -6,11 +6,12 @@
  * beyond seven are then deleted. Other files in the folder (another profile's backups, a copy the
  * user put there) are never touched.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { AppContext } from './context';
 import { durable } from '../db/tx';
 import { repeatInBackground, type BackgroundTask } from './backgroundTask';
+import { ensurePrivateFolder } from './privateFolder';
 
 export const DAILY_BACKUPS_KEPT = 7;
 const HOUR_MS = 60 * 60 * 1000;
@@ -47,7 +48,7 @@ export async function takeDailyBackup(app: AppContext): Promise<string | null> {
   const day = app.now().toISOString().slice(0, 10);
   const file = join(folder, `${backupPrefix(databaseFile)}${day}.sqlite`);
   if (existsSync(file)) return null;
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  ensurePrivateFolder(folder);
   // What is waiting for its group commit goes into the backup too.
   await durable(app.db);
   const partial = `${file}.partial`;

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateFolder } from './privateFolder';
 
 /**
  * One serving process per database file. A second server (or the desktop app next to the headless
@@ -18,8 +19,8 @@ export class InstanceLockedError extends Error {}
 
 export function acquireInstanceLock(databaseFile: string, pid = process.pid): InstanceLock {
   const file = `${databaseFile}.lock`;
-  // A first start: the data folder is made here, as openDatabase would (this user only).
-  mkdirSync(dirname(databaseFile), { recursive: true, mode: 0o700 });
+  // A first start: the data folder is made here, before openDatabase would.
+  ensurePrivateFolder(dirname(databaseFile));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, String(pid), { flag: 'wx' });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateFolder } from './privateFolder';
 
 export interface InstallationKeys {
   /** HS256 key for JWT access tokens. */
@@ -13,7 +14,7 @@ export interface InstallationKeys {
 export function loadInstallationKeys(dataDir: string): InstallationKeys {
   const file = join(dataDir, 'installation-keys.json');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    ensurePrivateFolder(dataDir);
     const fresh = { jwtSecret: randomBytes(32).toString('base64'), sealKey: randomBytes(32).toString('base64') };
     writeFileSync(file, JSON.stringify(fresh), { mode: 0o600, flag: 'wx' });
   }

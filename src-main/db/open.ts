@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -7,6 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
 import { registerConnection } from './prepared';
 import { defaultSlowQueryReport, SLOW_QUERY_MS, timeStatement, type SlowQuery } from './slowQueries';
+import { ensurePrivateFolder } from '../app/privateFolder';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -23,8 +24,7 @@ export interface OpenOptions {
 /** Opens (creating if needed) one profile's database: pragmas of decisions §1, then migrations. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const migrationsFolder = options.migrationsFolder ?? defaultMigrationsFolder;
-  // Only this user: the file holds password and token hashes (other local users cannot look in).
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  if (file !== ':memory:') ensurePrivateFolder(dirname(file));
   const client = new Database(file);
   try {
     // First, before anything writes to the file: a newer database is refused untouched (even
