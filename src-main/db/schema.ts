@@ -308,6 +308,12 @@ export const shipments = sqliteTable(
     orderId: text('order_id').references(() => orders.id),
     shippingRuleId: text('shipping_rule_id').references(() => shippingRules.id),
     returnForShipmentId: text('return_for_shipment_id'),
+    /**
+     * When Shipdesk put the shipment in `processing` to book it; null otherwise. Start-up recovery
+     * moves only these to error: a shipment created as `processing` (an import of history) was never
+     * being booked here.
+     */
+    bookingStartedAt: text('booking_started_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

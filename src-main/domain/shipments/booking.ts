@@ -8,7 +8,7 @@
  *  3. finishBooking, in its own transaction: labels, papers, tracking and `dispatched`, or `error`
  *     with the carrier's errors.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ApiError, type CarrierErrorItem, type ErrorDetail } from '../../../src-shared/errors';
 import type { Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
 import { carriers, documents, orgs, shipmentLogs, shipments } from '../../db/schema';
@@ -318,7 +318,7 @@ function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result:
   }
   for (const error of papers.errors) recordError(tx, now, prepared.shipmentId, error.code, error.message);
   tx.update(shipments)
-    .set({ status: 'dispatched', trackingNumber: result.trackingNumber, trackingUrl: result.trackingUrl, updatedAt: at })
+    .set({ status: 'dispatched', bookingStartedAt: null, trackingNumber: result.trackingNumber, trackingUrl: result.trackingUrl, updatedAt: at })
     .where(eq(shipments.id, prepared.shipmentId))
     .run();
   writeCallLogs(tx, now, prepared, result.calls);
@@ -407,13 +407,18 @@ export function finishBooking(app: AppContext, prepared: PreparedBooking, outcom
 }
 
 /**
- * decisions §4: a shipment left in `processing` was being booked when the process stopped. Whether the
- * carrier got the booking is unknown, so it goes to error with an entry saying exactly that.
+ * decisions §4: a shipment left in `processing` by a send was being booked when the process stopped.
+ * Whether the carrier got the booking is unknown, so it goes to error with an entry saying exactly
+ * that. One created as `processing` (history brought in from another system) is left as it is.
  */
 export function recoverInterruptedBookings(app: AppContext): number {
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
-    const stuck = tx.select().from(shipments).where(eq(shipments.status, 'processing')).all();
+    const stuck = tx
+      .select()
+      .from(shipments)
+      .where(and(eq(shipments.status, 'processing'), isNotNull(shipments.bookingStartedAt)))
+      .all();
     for (const row of stuck) {
       setStatus(tx, now, row.id, 'error');
       recordError(

@@ -289,10 +289,19 @@ export function recordError(tx: WriteTx, now: Date, shipmentId: string, code: st
 const setStatusQuery = (root: Db) =>
   root
     .update(shipments)
-    .set({ status: sql`${sql.placeholder('status')}`, updatedAt: sql`${sql.placeholder('updatedAt')}` })
+    .set({
+      status: sql`${sql.placeholder('status')}`,
+      bookingStartedAt: sql`${sql.placeholder('bookingStartedAt')}`,
+      updatedAt: sql`${sql.placeholder('updatedAt')}`,
+    })
     .where(eq(shipments.id, sql.placeholder('shipmentId')))
     .prepare();
 
+/**
+ * Only a send moves a shipment to `processing` (no PATCH may), so this is where a booking is marked
+ * as started, and where every later status clears the mark.
+ */
 export function setStatus(tx: WriteTx, now: Date, shipmentId: string, status: ShipmentStatus): void {
-  prepared(tx, 'shipments.setStatus', setStatusQuery).run({ shipmentId, status, updatedAt: now.toISOString() });
+  const at = now.toISOString();
+  prepared(tx, 'shipments.setStatus', setStatusQuery).run({ shipmentId, status, bookingStartedAt: status === 'processing' ? at : null, updatedAt: at });
 }

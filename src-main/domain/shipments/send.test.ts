@@ -293,10 +293,14 @@ describe('send', () => {
 });
 
 describe('crash recovery', () => {
-  it('moves shipments left in processing to error at start-up, with an explanation', async () => {
+  it('moves shipments left in processing by a send to error at start-up, with an explanation', async () => {
     const shipment = await create(shipmentBody(carrierId));
     const untouched = await create(shipmentBody(carrierId));
-    sql().prepare("UPDATE shipments SET status = 'processing' WHERE id = ?").run(shipment.id);
+    // A send that stops inside the carrier call, as a crash would leave it.
+    let interrupt!: (error: Error) => void;
+    vi.mocked(renderLabel).mockReturnValueOnce(new Promise((_, reject) => (interrupt = reject)));
+    const inFlight = send(shipment.id);
+    await vi.waitFor(async () => expect((await get(shipment.id)).status).toBe('processing'));
     expect((await send(shipment.id)).status).toBe(409);
 
     runStartupChores(t.app);
@@ -309,8 +313,23 @@ describe('crash recovery', () => {
     expect((await get(untouched.id)).status).toBe('pending');
     expect(sql().prepare("SELECT count(*) AS n FROM shipments WHERE status = 'processing'").get()).toEqual({ n: 0 });
 
+    // (In a real restart the process that was sending is gone; here its call is ended.)
+    interrupt(new Error('the process is gone'));
+    await inFlight;
     // Recovered shipments can be sent again.
     expect((await send(shipment.id)).body.status).toBe('dispatched');
+  });
+
+  it('leaves a shipment created as processing (history from another system) as it is', async () => {
+    const imported = await create(shipmentBody(carrierId, { status: 'processing' }));
+    expect(imported.status).toBe('processing');
+
+    runStartupChores(t.app);
+
+    const after = await get(imported.id);
+    expect(after.status).toBe('processing');
+    expect(after.errors).toEqual([]);
+    expect(eventsFor(imported.id).map((event) => event.type)).toEqual(['shipment.created']);
   });
 });
 

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultMigrationsFolder, openDatabase, readJournal } from './open';
 
-// Migration 0005 rebuilds org_members to add updated_at; members made before it must survive it.
+// Migrations that change rows already there: what a database made before them holds after them.
 let dir: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'shipdesk-members-migration-'));
+  dir = mkdtempSync(join(tmpdir(), 'shipdesk-migrations-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The migrations folder as it was before `tag`. */
 function migrationsBefore(tag: string): string {
-  const folder = join(dir, 'migrations');
+  const folder = join(dir, `migrations-before-${tag}`);
   mkdirSync(join(folder, 'meta'), { recursive: true });
   const journal = readJournal(defaultMigrationsFolder);
   const entries = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag === tag));
@@ -23,7 +23,7 @@ function migrationsBefore(tag: string): string {
 }
 
 it('0005 keeps every member and starts updated_at at created_at', () => {
-  const file = join(dir, 'old.sqlite');
+  const file = join(dir, 'before-0005.sqlite');
   const old = openDatabase(file, { migrationsFolder: migrationsBefore('0005_org_member_updated_at') });
   const at = '2026-01-02T03:04:05.000Z';
   old.$client.prepare("INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_a', 'A', 'a', ?, ?)").run(at, at);
@@ -43,5 +43,30 @@ it('0005 keeps every member and starts updated_at at created_at', () => {
   const indexes = db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'org_members' AND sql IS NOT NULL ORDER BY name").all();
   expect(indexes).toEqual([{ name: 'org_members_org_created' }, { name: 'org_members_user' }]);
   expect(db.$client.pragma('foreign_key_check')).toEqual([]);
+  db.$client.close();
+});
+
+it('0006 marks shipments already in processing as bookings in flight, and no others', () => {
+  const file = join(dir, 'before-0006.sqlite');
+  const old = openDatabase(file, { migrationsFolder: migrationsBefore('0006_shipment_booking_marker') });
+  const at = '2026-01-02T03:04:05.000Z';
+  const later = '2026-01-02T03:04:06.000Z';
+  old.$client.exec(`
+    INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_a', 'A', 'a', '${at}', '${at}');
+    INSERT INTO sender_addresses (id, org_id, name, address1, zipcode, city, country_code, created_at, updated_at)
+      VALUES ('adr_a', 'org_a', 'Main', 'Vej 1', '8000', 'Aarhus', 'DK', '${at}', '${at}');
+    INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at)
+      VALUES ('car_a', 'org_a', 'Own', 'local', '{}', 'adr_a', '${at}', '${at}');
+    INSERT INTO shipments (id, org_id, reference, sender_address_id, type, carrier_id, product_id, services, additional_parameters, status, created_at, updated_at)
+      VALUES ('shp_p', 'org_a', 'P', 'adr_a', 'outbound', 'car_a', 'local_parcel', '[]', '{}', 'processing', '${at}', '${later}'),
+             ('shp_d', 'org_a', 'D', 'adr_a', 'outbound', 'car_a', 'local_parcel', '[]', '{}', 'dispatched', '${at}', '${later}');
+  `);
+  old.$client.close();
+
+  const db = openDatabase(file);
+  expect(db.$client.prepare('SELECT id, status, booking_started_at FROM shipments ORDER BY id').all()).toEqual([
+    { id: 'shp_d', status: 'dispatched', booking_started_at: null },
+    { id: 'shp_p', status: 'processing', booking_started_at: later },
+  ]);
   db.$client.close();
 });
