@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
@@ -63,5 +63,56 @@ test('print all: the label to the label printer, the A4 papers to the A4 printer
   } finally {
     rmSync(labelsDir, { recursive: true, force: true });
     rmSync(papersDir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A ZPL label where the thermal printer is missing (USERS 1 and 3): the preview shows the label as
+ * Shipdesk draws it in PDF, with its code folded away, and the print dialog offers the office PDF
+ * printer for it, which receives the label drawn as PDF.
+ */
+test('a ZPL label: previewed as a drawing, printed on the office PDF printer', async ({ page }) => {
+  const officeDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-office-'));
+  try {
+    // The file's server is set up once: the same owner as the test above (its printers may be there too).
+    const { call: api } = await seedOrganization(page.request, { orgName: 'Print Hall', name: 'Per Printer', email: 'per@print.example', password: 'a long password' });
+    const address = await api('POST', '/sender-addresses', { name: 'Hall 2', address1: 'Havnevej 4', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
+    const carrier = await api('POST', '/carriers', { name: 'Own vans', carrierSlug: 'local', config: { labelFormat: 'zpl' }, senderAddressId: address.id });
+    await api('POST', '/printers', { name: 'Office laser', driver: 'file', target: officeDir, format: 'pdf', labelSize: 'A4' });
+    const shipment = await api('POST', '/shipments', {
+      type: 'outbound',
+      reference: 'THERMAL-1',
+      carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
+      parties: [{ type: 'receiver', name: 'Jens Hansen', address1: 'Nørregade 1', postalCode: '1165', city: 'København K', countryCode: 'DK' }],
+      parcels: [{ weight: 1.5, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [] }],
+    });
+    const sent = await api('POST', `/shipments/${shipment.id}/send`);
+    expect(sent.documents.map((document: { format: string }) => document.format)).toEqual(['zpl']);
+
+    await signIn(page, 'per@print.example', 'a long password');
+    await page.goto(`/#/shipments/${shipment.id}`);
+    await page.getByRole('button', { name: 'Preview Label · ZPL · 100 × 150 mm' }).click();
+    const preview = page.getByRole('dialog', { name: 'Label · ZPL · 100 × 150 mm' });
+    await expect(preview.getByTitle('Label · ZPL · 100 × 150 mm, shown at its real size')).toHaveAttribute('src', /^blob:.*#zoom=100/);
+    await expect(preview.getByText('A ZPL label, shown as Shipdesk draws it for the screen.')).toBeVisible();
+    const code = preview.getByLabel('ZPL code');
+    await expect(code).toBeHidden();
+    await preview.getByText('ZPL code').click();
+    await expect(code).toContainText('^XA');
+
+    await preview.getByRole('button', { name: 'Print…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Print' });
+    // No ZPL printer: the PDF printers are offered, in a group saying the label is drawn for them.
+    const choice = dialog.getByLabel('Label printer (ZPL)');
+    await expect(choice.locator('optgroup[label="Other printers (the label is drawn in their format)"] option', { hasText: 'Office laser' })).toHaveCount(1);
+    await choice.selectOption({ label: 'Office laser · A4' });
+    await expect(dialog.getByText('Office laser prints PDF: Shipdesk draws this label as PDF for it.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Print', exact: true }).click();
+    await expect(dialog.getByRole('table', { name: 'Print jobs' }).getByRole('row').filter({ hasText: 'Label · ZPL' })).toContainText('Done');
+    const files = readdirSync(officeDir);
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(officeDir, files[0] as string)).subarray(0, 5).toString()).toBe('%PDF-');
+  } finally {
+    rmSync(officeDir, { recursive: true, force: true });
   }
 });

@@ -44,6 +44,7 @@ export const errorStatus = {
   CARRIER_ERROR: 422,
   STOREFRONT_ERROR: 422,
   PRINTER_OFFLINE: 422,
+  DOCUMENT_FORMAT_UNAVAILABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   /** The server is shutting down: try again in a moment (the answer closes the connection). */

@@ -122,6 +122,13 @@ export interface CarrierCallContext {
   nextTrackingSequence: () => number;
 }
 
+/** What a label was booked with, to draw it again the same. */
+export interface LabelRedrawContext {
+  config: CarrierConfig;
+  trackingNumber: string;
+  bookedAt: Date;
+}
+
 export interface CarrierAdapter {
   slug: string;
   describe: CarrierDescription;
@@ -135,6 +142,12 @@ export interface CarrierAdapter {
   /** The label size and format used when neither the printer nor the request chooses one. */
   labelDefaults: (config: CarrierConfig) => LabelSpec;
   book: (context: CarrierCallContext, request: BookingRequest) => Promise<BookingResult>;
+  /**
+   * Draws a booked parcel's label again, in another format or size (USERS 3: a PDF of a ZPL label to
+   * preview, or to print when only an office printer is at hand). Only carriers whose labels are made
+   * here can; a carrier whose labels come from its own API leaves it out.
+   */
+  redrawLabel?: (context: LabelRedrawContext, request: BookingRequest, parcelId: string, label: LabelSpec) => Promise<Buffer>;
   /** Cancels a booked shipment with the carrier (cancel of a dispatched shipment). */
   void: (context: CarrierCallContext, booking: { shipmentId: string; trackingNumber: string }) => Promise<{ calls: CarrierCallLog[] }>;
   track: (context: CarrierCallContext, trackingNumber: string) => Promise<TrackingResult>;

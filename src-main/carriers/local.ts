@@ -16,6 +16,7 @@ import type {
   CarrierConfig,
   ConfigIssue,
   LabelDocument,
+  LabelRedrawContext,
   LabelSpec,
 } from './adapter';
 
@@ -179,26 +180,9 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
   const started = performance.now();
   const trackingNumber = trackingNumberFor(context.config, context.nextTrackingSequence());
   const trackingUrl = trackingUrlFor(context.config, trackingNumber);
-  const product = products.find((candidate) => candidate.productId === request.productId);
   const labels: LabelDocument[] = [];
-  for (const [index, parcel] of request.parcels.entries()) {
-    const content = await renderLabel(
-      {
-        carrierName: localCarrier.describe.name,
-        productName: product?.name ?? request.productId,
-        trackingNumber,
-        reference: request.reference,
-        sender: request.sender,
-        receiver: request.receiver,
-        parcelNumber: index + 1,
-        parcelCount: request.parcels.length,
-        weightKg: parcel.weightKg,
-        createdAt: context.now.toISOString(),
-        servicePointId: request.servicePointId,
-      },
-      request.label.format,
-      request.label.size,
-    );
+  for (const parcel of request.parcels) {
+    const content = await drawLabel({ config: context.config, trackingNumber, bookedAt: context.now }, request, parcel.parcelId, request.label);
     labels.push({ parcelId: parcel.parcelId, format: request.label.format, size: request.label.size, content });
   }
   const call: CarrierCallLog = {
@@ -222,6 +206,31 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
   return { trackingNumber, trackingUrl, labels, calls: [call] };
 }
 
+/** One parcel's label; the same drawing at booking and when it is drawn again in another format. */
+async function drawLabel(context: LabelRedrawContext, request: BookingRequest, parcelId: string, label: LabelSpec): Promise<Buffer> {
+  const index = request.parcels.findIndex((parcel) => parcel.parcelId === parcelId);
+  const parcel = request.parcels[index];
+  if (!parcel) throw new Error(`Parcel ${parcelId} is not part of shipment ${request.reference}`);
+  const product = products.find((candidate) => candidate.productId === request.productId);
+  return renderLabel(
+    {
+      carrierName: localCarrier.describe.name,
+      productName: product?.name ?? request.productId,
+      trackingNumber: context.trackingNumber,
+      reference: request.reference,
+      sender: request.sender,
+      receiver: request.receiver,
+      parcelNumber: index + 1,
+      parcelCount: request.parcels.length,
+      weightKg: parcel.weightKg,
+      createdAt: context.bookedAt.toISOString(),
+      servicePointId: request.servicePointId,
+    },
+    label.format,
+    label.size,
+  );
+}
+
 export const localCarrier: CarrierAdapter = {
   slug: LOCAL_SLUG,
   describe: {
@@ -236,6 +245,7 @@ export const localCarrier: CarrierAdapter = {
   products: () => products,
   labelDefaults: (config) => ({ size: labelSizeOf(config), format: labelFormatOf(config) }),
   book,
+  redrawLabel: drawLabel,
   // Nobody else holds the booking, so there is nothing to cancel or to ask about.
   void: async () => ({ calls: [] }),
   track: async (_context, trackingNumber) => ({ trackingNumber, events: [] }),

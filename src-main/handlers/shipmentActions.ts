@@ -13,6 +13,7 @@ export const shipmentActionHandlers = defineHandlers({
   'shipments.batchSend': ({ app }, { params, body }) => batchSend(app, params.orgId, body.shipmentIds),
   'shipments.createReturn': ({ app }, { params }) => createReturn(app, params.orgId, params.shipmentId),
   // A binary operation: the HTTP door sends the BinaryResult's bytes with its content type (the table types it as string).
-  'shipments.documentContent': ({ app }, { params }) => documentContent(app.db, params.orgId, params.shipmentId, params.documentId) satisfies BinaryResult as unknown as string,
+  'shipments.documentContent': async ({ app }, { params, query }) =>
+    (await documentContent(app, params.orgId, params.shipmentId, params.documentId, query.format)) satisfies BinaryResult as unknown as string,
   'orders.createShipment': ({ app }, { params, body }) => createShipmentFromOrder(app, params.orgId, params.orderId, body),
 });

@@ -363,6 +363,15 @@ export const batchSendResponse = z.strictObject({
   summary: z.strictObject({ total: z.number().int(), sent: z.number().int(), failed: z.number().int() }),
 });
 
+/**
+ * `format` asks for a label in the other format than it was made in (a PDF of a ZPL label for a
+ * preview or an office printer); without it the stored file is sent as it is.
+ */
+export const documentContentQuery = z.strictObject({
+  format: z.enum(documentFormats).optional(),
+});
+export type DocumentContentQuery = z.output<typeof documentContentQuery>;
+
 export const shipmentSortKeys = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'reference', '-reference', 'status', '-status'] as const;
 
 export const shipmentListQuery = pageQuery.extend({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStartupChores } from '../../app/startup';
 import { setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
 import { closedPort, createPrinter, sentShipment, startFakeZplPrinter, type FakeZplPrinter } from '../../testing/printing';
+import { hasPoppler, pdfPages, pdfText } from '../../testing/shippingPapers';
 
 let t: TestServer;
 let other: TestOrg;
@@ -109,14 +110,31 @@ describe('raw ZPL printer', () => {
     expect((await received).equals(await contentOf(shipment.id, shipment.documents[0].id))).toBe(true);
   });
 
-  it('a ZPL printer given a PDF label: failed job saying so, nothing sent', async () => {
+  it('a ZPL printer given a PDF label: the label is drawn as ZPL for it; a paper, which only exists as PDF, fails saying so', async () => {
     const zebra = await zplPrinterOnline();
     const printer = await createPrinter(t, { name: 'Zebra dock 3', driver: 'raw', target: `127.0.0.1:${zebra.port}`, format: 'zpl' });
-    const shipment = await sentShipment(t, shipmentBody(pdfCarrierId));
-    const res = await print(shipment.id, { printerId: printer.id });
+    const rule = await t.request('POST', `${orgPath()}/shipping-rules`, {
+      body: shippingRuleBody(pdfCarrierId, senderAddressId, { name: 'With packing list', receivingCountries: ['*'], conditions: [], generatePackingList: true }),
+    });
+    const created = await t.request('POST', `${orgPath()}/shipments`, { body: shipmentBody(pdfCarrierId) });
+    await t.request('PATCH', `${orgPath()}/shipments/${created.body.id}`, { body: { shippingRuleId: rule.body.id } });
+    const shipment = (await t.request('POST', `${orgPath()}/shipments/${created.body.id}/send`)).body;
+    const [label, packingList] = shipment.documents;
+    expect([label.documentType, packingList.documentType]).toEqual(['label', 'packing_list']);
+
+    const received = zebra.nextJob();
+    const res = await print(shipment.id, { printerId: printer.id, documentIds: [label.id, packingList.id] });
     expect(res.status).toBe(200);
-    expect(res.body.jobs[0]).toMatchObject({ status: 'failed', error: 'Printer \'Zebra dock 3\' prints ZPL and this document is PDF; choose a PDF printer' });
-    expect(zebra.jobs).toEqual([]);
+    expect(res.body.jobs.map((job: { status: string }) => job.status)).toEqual(['done', 'failed']);
+    expect(res.body.jobs[1].error).toBe("Printer 'Zebra dock 3' prints ZPL and this document is PDF; choose a PDF printer");
+    const program = (await received).toString('utf8');
+    expect(program).toMatch(/^\^XA[\s\S]*\^XZ\s*$/);
+    expect(program).toContain(shipment.tracking.number);
+    expect(zebra.jobs).toHaveLength(1);
+    const printed = (await getShipment(shipment.id)).activities.filter((a: { action: string }) => a.action === 'printed');
+    expect(printed.map((a: { description: string }) => a.description)).toEqual([`Label ${label.id} printed on Zebra dock 3, drawn as ZPL for it`]);
+    // The stored label is still the PDF.
+    expect((await contentOf(shipment.id, label.id)).subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
 
@@ -140,6 +158,24 @@ describe('file printer (hot folder)', () => {
     expect(printed.map((a: { description: string }) => a.description)).toEqual(
       shipment.documents.map((doc: { id: string }) => `Label ${doc.id} printed on Hot folder (2 copies)`),
     );
+  });
+
+  it('a ZPL label on an office printer (the thermal one is down): the file is the label drawn as PDF', async () => {
+    const target = freshFolder('office');
+    const printer = await createPrinter(t, { name: 'Office laser', driver: 'file', target, format: 'pdf', labelSize: 'A4' });
+    const shipment = await sentShipment(t, shipmentBody(zplCarrierId, { reference: 'ZPL-ON-PDF' }));
+    const [label] = shipment.documents;
+    expect(label.format).toBe('zpl');
+    const res = await print(shipment.id, { printerId: printer.id });
+    expect(res.body.jobs[0]).toMatchObject({ status: 'done', error: null });
+    const [file] = readdirSync(target);
+    expect(file).toBe(`ZPL-ON-PDF-${label.id}-${res.body.jobs[0].id}-1.pdf`);
+    const bytes = readFileSync(join(target, file as string));
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    // At the label's own size (100 × 150 mm), whatever paper the office printer holds.
+    const [page] = await pdfPages(bytes);
+    expect([page?.width, page?.height].map((points) => Math.round(((points ?? 0) * 25.4) / 72))).toEqual([100, 150]);
+    if (hasPoppler) expect(pdfText(bytes)).toContain(shipment.tracking.number);
   });
 
   it('documentIds picks documents in the order given; a missing folder fails until it exists', async () => {
@@ -188,10 +224,13 @@ describe('choosing the printer', () => {
     });
     expect((sql().prepare('SELECT COUNT(*) AS n FROM print_jobs WHERE org_id = ?').get(org.orgId) as { n: number }).n).toBe(0);
 
-    // A default for another format does not help.
-    await createPrinter(t, { name: 'Zebra', driver: 'raw', target: '127.0.0.1:9', format: 'zpl', isDefault: true }, org);
-    expect((await t.request('POST', path, { token: org.token })).status).toBe(422);
+    // Without a default of the label's format, the default of the other takes it (the label drawn for it)…
+    const zebra = await createPrinter(t, { name: 'Zebra', driver: 'raw', target: `127.0.0.1:${await closedPort()}`, format: 'zpl', isDefault: true }, org);
+    const drawn = await t.request('POST', path, { token: org.token });
+    expect(drawn.status).toBe(200);
+    expect(drawn.body.jobs[0]).toMatchObject({ printerId: zebra.id, status: 'failed' });
 
+    // …and a default of its own format is preferred.
     const target = freshFolder('default');
     const fallback = await createPrinter(t, { name: 'Default PDF', driver: 'file', target, format: 'pdf', isDefault: true }, org);
     const printed = await t.request('POST', path, { token: org.token, body: {} });

@@ -7,7 +7,7 @@
  */
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
-import type { DocumentFormat, LabelSize } from '../../../src-shared/schemas/carrier';
+import { documentFormats, type DocumentFormat, type LabelSize } from '../../../src-shared/schemas/carrier';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
 import type { PrintJob, PrintJobListQuery, PrintJobStatus, PrinterDriver, PrintShipmentInput } from '../../../src-shared/schemas/printing';
 import { documents, printers, printJobs, shipments } from '../../db/schema';
@@ -17,6 +17,7 @@ import type { AppContext } from '../../app/context';
 import { PrintError } from '../../printing/driver';
 import { printingOf } from '../../printing/services';
 import { paginate } from '../pagination';
+import { labelIn, planLabelRedraw, type LabelRedraw } from '../shipments/labelRedraw';
 import { documentsOf, findShipmentRow, recordActivity, recordError, type DocumentRow, type ShipmentRow } from '../shipments/repository';
 import type { ShippingRuleRow } from '../shippingRules/rules';
 import { defaultPrinterRow, findPrinterRow, type PrinterRow } from './printers';
@@ -55,30 +56,45 @@ function assertPrintable(shipment: ShipmentRow): void {
 
 /**
  * The printer each document goes to: the one asked for (404 PRINTER_NOT_FOUND when it is unknown or
- * deleted), else the organization's default printer for the document's format. When a format has no
- * default the request is refused with 422 PRINTER_OFFLINE and no job is written: there is nothing to
- * retry against, and the message tells the user what to set up. (A printer that exists but is off is a
- * failed job instead, which retry can finish.)
+ * deleted), else the organization's default printer for the document's format — or, for a label
+ * Shipdesk can draw again, the default printer of the other format (USERS 1 and 3: a ZPL label comes
+ * out of the office printer as a PDF when there is no thermal one). When nothing fits the request is
+ * refused with 422 PRINTER_OFFLINE and no job is written: there is nothing to retry against, and the
+ * message tells the user what to set up. (A printer that exists but is off is a failed job instead,
+ * which retry can finish.)
  */
-function choosePrinters(tx: ReadDb, orgId: string, docs: readonly DocumentRow[], printerId: string | undefined): Map<string, PrinterRow> {
+function choosePrinters(app: AppContext, tx: ReadDb, orgId: string, docs: readonly DocumentRow[], printerId: string | undefined): Map<string, PrinterRow> {
   if (printerId) {
     const printer = findPrinterRow(tx, orgId, printerId);
     return new Map(docs.map((doc) => [doc.id, printer]));
   }
-  const byFormat = new Map<string, PrinterRow | undefined>();
-  for (const doc of docs) if (!byFormat.has(doc.format)) byFormat.set(doc.format, defaultPrinterRow(tx, orgId, doc.format as DocumentFormat));
-  const missing = [...byFormat].filter(([, printer]) => !printer).map(([format]) => formatWord[format as DocumentFormat] ?? format);
-  if (missing.length) {
+  const defaults = new Map<DocumentFormat, PrinterRow | undefined>();
+  const defaultFor = (format: DocumentFormat) => {
+    if (!defaults.has(format)) defaults.set(format, defaultPrinterRow(tx, orgId, format));
+    return defaults.get(format);
+  };
+  const chosen = new Map<string, PrinterRow>();
+  const missing = new Set<string>();
+  for (const doc of docs) {
+    const format = doc.format as DocumentFormat;
+    const other = documentFormats.find((candidate) => candidate !== format) as DocumentFormat;
+    const printer = defaultFor(format) ?? (defaultFor(other) && typeof planLabelRedraw(app, tx, orgId, doc) !== 'string' ? defaultFor(other) : undefined);
+    if (printer) chosen.set(doc.id, printer);
+    else missing.add(formatWord[format] ?? format);
+  }
+  if (missing.size) {
+    const formats = [...missing];
     throw new ApiError(
       'PRINTER_OFFLINE',
-      `No printer chosen and no default printer for ${missing.join(' or ')} documents; choose a printer, or mark one as the default for ${missing.join(' and ')}`,
+      `No printer chosen and no default printer for ${formats.join(' or ')} documents; choose a printer, or mark one as the default for ${formats.join(' and ')}`,
     );
   }
-  return new Map(docs.map((doc) => [doc.id, byFormat.get(doc.format) as PrinterRow]));
+  return chosen;
 }
 
-function queueJobs(tx: WriteTx, now: string, orgId: string, docs: readonly DocumentRow[], printerId: string | undefined, copies: number): string[] {
-  const chosen = choosePrinters(tx, orgId, docs, printerId);
+function queueJobs(app: AppContext, tx: WriteTx, orgId: string, docs: readonly DocumentRow[], printerId: string | undefined, copies: number): string[] {
+  const now = app.now().toISOString();
+  const chosen = choosePrinters(app, tx, orgId, docs, printerId);
   const rows: JobRow[] = docs.map((doc) => ({
     id: newId('printJob'),
     orgId,
@@ -118,7 +134,7 @@ export async function printShipment(app: AppContext, orgId: string, shipmentId: 
   const jobIds = inWriteTransaction(app.db, (tx) => {
     const shipment = findShipmentRow(tx, orgId, shipmentId);
     assertPrintable(shipment);
-    return queueJobs(tx, app.now().toISOString(), orgId, documentsToPrint(tx, shipment, input.documentIds), input.printerId, input.copies ?? 1);
+    return queueJobs(app, tx, orgId, documentsToPrint(tx, shipment, input.documentIds), input.printerId, input.copies ?? 1);
   });
   return { jobs: await runJobs(app, jobIds) };
 }
@@ -135,6 +151,8 @@ interface Attempt {
   document: DocumentRow;
   printer: PrinterRow | undefined;
   reference: string;
+  /** For a printer of the other format: how to draw the label in its format, or why that cannot be. */
+  redraw?: LabelRedraw | string;
 }
 
 /** One attempt: `printing` (and the attempt counted) is written before the driver runs, so a crash is visible on restart. */
@@ -146,7 +164,8 @@ async function runJob(app: AppContext, jobId: string): Promise<PrintJob> {
     const shipment = tx.select({ reference: shipments.reference }).from(shipments).where(eq(shipments.id, document.shipmentId)).get();
     const started = { ...job, status: 'printing', attempts: job.attempts + 1, updatedAt: app.now().toISOString() };
     tx.update(printJobs).set({ status: started.status, attempts: started.attempts, updatedAt: started.updatedAt }).where(eq(printJobs.id, jobId)).run();
-    return { job: started, document, printer, reference: shipment?.reference ?? document.shipmentId };
+    const redraw = printer && printer.format !== document.format ? planLabelRedraw(app, tx, job.orgId, document) : undefined;
+    return { job: started, document, printer, reference: shipment?.reference ?? document.shipmentId, redraw };
   });
 
   // `printing` is on disk before paper comes out.
@@ -165,26 +184,29 @@ async function runJob(app: AppContext, jobId: string): Promise<PrintJob> {
     if (error === null && attempt.printer) {
       const { document, printer, job } = attempt;
       const copies = job.copies > 1 ? ` (${job.copies} copies)` : '';
-      recordActivity(tx, now, document.shipmentId, 'printed', `${documentWord[document.documentType] ?? 'Document'} ${document.id} printed on ${printer.name}${copies}`);
+      const drawn = printer.format !== document.format ? `, drawn as ${formatWord[printer.format as DocumentFormat] ?? printer.format} for it` : '';
+      recordActivity(tx, now, document.shipmentId, 'printed', `${documentWord[document.documentType] ?? 'Document'} ${document.id} printed on ${printer.name}${copies}${drawn}`);
     }
     return toPrintJob(finished, attempt.document.shipmentId);
   });
 }
 
-async function printDocument(app: AppContext, { document, printer, reference, job }: Attempt): Promise<void> {
+async function printDocument(app: AppContext, { document, printer, reference, job, redraw }: Attempt): Promise<void> {
   if (!printer || printer.deletedAt !== null) {
     throw new PrintError('not_found', `Printer ${printer ? `'${printer.name}'` : job.printerId ?? ''} was deleted; choose another printer and print again`);
   }
-  if (printer.format !== document.format) {
+  const format = printer.format as DocumentFormat;
+  if (format !== document.format && (redraw === undefined || typeof redraw === 'string')) {
     throw new PrintError(
       'wrong_format',
-      `Printer '${printer.name}' prints ${formatWord[printer.format as DocumentFormat] ?? printer.format} and this document is ${formatWord[document.format as DocumentFormat] ?? document.format}; choose a ${formatWord[document.format as DocumentFormat] ?? document.format} printer`,
+      `Printer '${printer.name}' prints ${formatWord[format] ?? format} and this document is ${formatWord[document.format as DocumentFormat] ?? document.format}; choose a ${formatWord[document.format as DocumentFormat] ?? document.format} printer`,
     );
   }
   const driver = printingOf(app).drivers[printer.driver as PrinterDriver];
   if (!driver) throw new PrintError('failed', `Printer '${printer.name}' uses the driver '${printer.driver}', which this computer does not have`);
-  await driver.print(document.content, {
-    format: document.format as DocumentFormat,
+  const content = format === document.format ? document.content : await labelIn(redraw as LabelRedraw, document, format);
+  await driver.print(content, {
+    format,
     size: document.size as LabelSize,
     copies: job.copies,
     target: printer.target,
@@ -273,7 +295,7 @@ export async function autoPrintAfterSend(app: AppContext, orgId: string, shipmen
       const jobIds = inWriteTransaction(app.db, (tx) => {
         const rows = new Map(tx.select().from(documents).where(inArray(documents.id, ask.docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
         const docs = ask.docs.map((doc) => rows.get(doc.id)).filter((row): row is DocumentRow => row !== undefined);
-        return queueJobs(tx, app.now().toISOString(), orgId, docs, ask.printerId ?? undefined, 1);
+        return queueJobs(app, tx, orgId, docs, ask.printerId ?? undefined, 1);
       });
       const failed = (await runJobs(app, jobIds)).filter((job) => job.status === 'failed');
       if (failed.length) {

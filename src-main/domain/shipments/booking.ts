@@ -121,7 +121,8 @@ function bookingParty(party: PartyRow): BookingParty {
   };
 }
 
-function bookingRequest(record: ShipmentRecord, adapter: CarrierAdapter, config: CarrierConfig): BookingRequest {
+/** The shipment as its carrier books it; also what a label is drawn again from (labelRedraw.ts). */
+export function bookingRequest(record: ShipmentRecord, adapter: CarrierAdapter, config: CarrierConfig): BookingRequest {
   const { row } = record;
   const partyOf = (type: string) => record.parties.find((party) => party.type === type) as PartyRow;
   return {

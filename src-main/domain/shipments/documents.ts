@@ -2,7 +2,9 @@
 import { and, eq } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { documents } from '../../db/schema';
-import type { ReadDb } from '../../db/tx';
+import type { DocumentFormat } from '../../../src-shared/schemas/carrier';
+import type { AppContext } from '../../app/context';
+import { labelIn, planLabelRedraw } from './labelRedraw';
 import { findShipmentRow } from './repository';
 
 /** The bytes and how to serve them; the HTTP door sends them as they are (handlers' BinaryResult). */
@@ -23,19 +25,22 @@ const safeFilePart = (value: string) => value.replace(/[^A-Za-z0-9._-]+/g, '_');
 
 /**
  * 404 SHIPMENT_NOT_FOUND for a shipment outside the organization; 404 SHIPMENT_DOCUMENT_NOT_FOUND for a
- * document that is not this shipment's (never revealing that it exists elsewhere).
+ * document that is not this shipment's (never revealing that it exists elsewhere). With a `format`
+ * other than the stored one, the label is drawn again in it (labelRedraw.ts).
  */
-export function documentContent(db: ReadDb, orgId: string, shipmentId: string, documentId: string): DocumentFile {
-  const shipment = findShipmentRow(db, orgId, shipmentId);
-  const document = db
+export async function documentContent(app: AppContext, orgId: string, shipmentId: string, documentId: string, format?: DocumentFormat): Promise<DocumentFile> {
+  const shipment = findShipmentRow(app.db, orgId, shipmentId);
+  const document = app.db
     .select()
     .from(documents)
     .where(and(eq(documents.id, documentId), eq(documents.shipmentId, shipment.id)))
     .get();
   if (!document) throw new ApiError('SHIPMENT_DOCUMENT_NOT_FOUND', `Document ${documentId} does not exist on shipment ${shipmentId}`);
+  const served = format ?? (document.format as DocumentFormat);
+  const data = served === document.format ? document.content : await labelIn(planLabelRedraw(app, app.db, orgId, document), document, served);
   return {
-    contentType: contentTypes[document.format] ?? 'application/octet-stream',
-    data: document.content,
-    filename: `${safeFilePart(shipment.reference)}-${document.documentType}-${document.id}.${safeFilePart(document.format)}`,
+    contentType: contentTypes[served] ?? 'application/octet-stream',
+    data,
+    filename: `${safeFilePart(shipment.reference)}-${document.documentType}-${document.id}.${safeFilePart(served)}`,
   };
 }

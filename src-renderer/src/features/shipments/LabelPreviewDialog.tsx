@@ -10,9 +10,9 @@ const VIEWER_MARGIN_PX = 24;
 
 /**
  * A document at its true physical size: the PDF in Chromium's viewer at 100 % in a frame sized in CSS
- * millimetres, so a 100 × 150 mm label looks 100 × 150 mm on a correctly set-up screen. ZPL is a
- * printer program, shown as text. A void document (cancelled shipment) is shown for the record only:
- * no Print….
+ * millimetres, so a 100 × 150 mm label looks 100 × 150 mm on a correctly set-up screen. A ZPL label
+ * is shown as the server draws it in PDF, with its code below; a carrier's own ZPL only as code. A
+ * void document (cancelled shipment) is shown for the record only: no Print….
  */
 export function LabelPreviewDialog({
   open,
@@ -55,25 +55,35 @@ function Preview({
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
 
+  // A ZPL label is shown as Shipdesk draws it in PDF; when it cannot be drawn (a carrier's own ZPL), as its code.
+  const [drawnFailed, setDrawnFailed] = useState(false);
+
   useEffect(() => {
     let objectUrl: string | null = null;
     let live = true;
+    const show = (pdf: BinaryResponse) => {
+      objectUrl = URL.createObjectURL(blobOf(pdf));
+      setUrl(objectUrl);
+    };
     fetchDocument(orgId, shipmentId, document.id).then(
       (loaded) => {
         if (!live) return;
         setFile(loaded);
-        if (document.format === 'pdf') {
-          objectUrl = URL.createObjectURL(blobOf(loaded));
-          setUrl(objectUrl);
-        }
+        if (document.format === 'pdf') show(loaded);
       },
       (caught: unknown) => live && setError(caught),
     );
+    if (document.format === 'zpl' && document.documentType === 'label') {
+      fetchDocument(orgId, shipmentId, document.id, 'pdf').then(
+        (drawn) => live && show(drawn),
+        () => live && setDrawnFailed(true),
+      );
+    }
     return () => {
       live = false;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [orgId, shipmentId, document.id, document.format]);
+  }, [orgId, shipmentId, document.id, document.format, document.documentType]);
 
   // The Dialog starts on the first button of the body, which is Download, disabled until the file is
   // here, so focus stayed on ×. Print… is what the preview is opened for; a void document has only Download.
@@ -90,7 +100,7 @@ function Preview({
       )}
       <ErrorNotice error={error} title="The document could not be loaded" />
       {!file && !error && <p className="loading">Loading the document…</p>}
-      {document.format === 'pdf' && url && (
+      {url && (
         <div className="label-preview">
           <iframe
             src={`${url}#zoom=100&toolbar=0&navpanes=0`}
@@ -100,16 +110,24 @@ function Preview({
           />
         </div>
       )}
+      {document.format === 'zpl' && url && (
+        <p className="notice">
+          A ZPL label, shown as Shipdesk draws it for the screen. A thermal printer gets the ZPL itself; an office printer gets this drawing.
+        </p>
+      )}
+      {document.format === 'zpl' && file && !url && drawnFailed && (
+        <p className="notice">
+          This is a ZPL label ({size.width} × {size.height} mm) made by the carrier: a program for a thermal label printer, which draws it. Print it
+          on a ZPL printer; it cannot be shown as a picture here.
+        </p>
+      )}
       {document.format === 'zpl' && file && (
-        <>
-          <p className="notice">
-            This is a ZPL label ({size.width} × {size.height} mm): a program for a thermal label printer, which draws it. Print it on a ZPL printer;
-            it cannot be shown as a picture here.
-          </p>
+        <details className="zpl-code" open={drawnFailed}>
+          <summary>ZPL code</summary>
           <pre className="zpl" tabIndex={0} aria-label="ZPL code">
             {new TextDecoder().decode(file.data)}
           </pre>
-        </>
+        </details>
       )}
       <p className="muted">
         Shown at {size.width} × {size.height} mm. If it looks larger or smaller than a real label, your screen scaling differs from 96 dpi; the

@@ -9,7 +9,7 @@ import { Field } from '../../components/forms';
 import { Progress } from '../../components/Progress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { documentTitle, fetchDocument, saveFile } from './documents';
-import { mediaMismatch, preselectPrinter, printGroups, rememberPrinter, type PrintGroup } from './printerChoice';
+import { mediaMismatch, preselectPrinter, printersFor, printGroups, rememberPrinter, type PrintGroup } from './printerChoice';
 import { useInitialFocus } from './useInitialFocus';
 
 /**
@@ -69,7 +69,7 @@ function PrintPanel({
       Object.fromEntries(
         groups.map((group) => {
           const others = all.filter((printer) => printer.id !== avoidPrinterId);
-          const offered = others.some((printer) => printer.format === group.format) ? others : all;
+          const offered = printersFor(group, others).same.length ? others : all;
           return [group.key, current[group.key] ?? preselectPrinter(orgId, group, offered)];
         }),
       ),
@@ -141,7 +141,7 @@ function PrintPanel({
         <PrinterChoice
           key={group.key}
           group={group}
-          printers={list.filter((printer) => printer.format === group.format)}
+          printers={printersFor(group, list)}
           loading={printers.loading}
           value={chosen[group.key] ?? ''}
           onChange={(printerId) => {
@@ -201,7 +201,7 @@ function PrinterChoice({
   onDownload,
 }: {
   group: PrintGroup;
-  printers: Printer[];
+  printers: { same: Printer[]; drawn: Printer[] };
   loading: boolean;
   value: string;
   onChange: (printerId: string) => void;
@@ -209,10 +209,17 @@ function PrinterChoice({
 }) {
   const { format } = group;
   const label = group.kind === 'papers' ? `Printer for documents (${format.toUpperCase()})` : format === 'zpl' ? 'Label printer (ZPL)' : 'Printer for PDF';
-  const chosen = printers.find((printer) => printer.id === value);
+  const { same, drawn } = printers;
+  const chosen = [...same, ...drawn].find((printer) => printer.id === value);
   // A warning, not a block: the packer may know the printer's media has just been changed.
   const mismatch = chosen ? mediaMismatch(chosen, group) : null;
-  if (!loading && printers.length === 0) {
+  const option = (printer: Printer) => (
+    <option key={printer.id} value={printer.id}>
+      {printer.name} · {printer.labelSize}
+      {printer.isDefault ? ' (default)' : ''}
+    </option>
+  );
+  if (!loading && same.length === 0 && drawn.length === 0) {
     return (
       <div className="error-notice" role="alert">
         <strong>No {format === 'zpl' ? 'ZPL label' : 'PDF'} printer is set up.</strong>
@@ -230,14 +237,22 @@ function PrinterChoice({
       <Field label={label} hint="Remembered on this station">
         <select value={value} onChange={(event) => onChange(event.target.value)}>
           {loading && <option value="">Loading…</option>}
-          {printers.map((printer) => (
-            <option key={printer.id} value={printer.id}>
-              {printer.name} · {printer.labelSize}
-              {printer.isDefault ? ' (default)' : ''}
-            </option>
-          ))}
+          {drawn.length === 0 ? (
+            same.map(option)
+          ) : (
+            <>
+              {same.length > 0 && <optgroup label={`${format.toUpperCase()} printers`}>{same.map(option)}</optgroup>}
+              <optgroup label="Other printers (the label is drawn in their format)">{drawn.map(option)}</optgroup>
+            </>
+          )}
         </select>
       </Field>
+      {chosen && chosen.format !== format && (
+        <p className="hint" role="status">
+          {chosen.name} prints {chosen.format.toUpperCase()}: Shipdesk draws {group.documents.length === 1 ? 'this label' : 'these labels'} as{' '}
+          {chosen.format.toUpperCase()} for it.
+        </p>
+      )}
       {mismatch && (
         <p className="media-warning" role="status">
           <strong>Check the media.</strong> {mismatch} It prints at its own size, so load the right media or choose another printer.

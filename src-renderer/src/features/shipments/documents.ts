@@ -1,4 +1,4 @@
-import type { LabelSize } from '../../../../src-shared/schemas/carrier';
+import type { DocumentFormat, LabelSize } from '../../../../src-shared/schemas/carrier';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import type { BinaryResponse } from '../../../../src-shared/client';
 import { client } from '../../lib/api';
@@ -21,9 +21,10 @@ export function documentTitle(document: Pick<ShipmentDocument, 'documentType' | 
   return `${humanize(document.documentType.replace(/_/g, ' '))} · ${document.format.toUpperCase()} · ${sizeLabel(document.size)}`;
 }
 
-export async function fetchDocument(orgId: string, shipmentId: string, documentId: string): Promise<BinaryResponse> {
+/** The document's file; with `format`, a label drawn in that format (a PDF of a ZPL label, for the screen). */
+export async function fetchDocument(orgId: string, shipmentId: string, documentId: string, format?: DocumentFormat): Promise<BinaryResponse> {
   // The operation table types this response as a string; both transports hand back the bytes (client.ts BinaryResponse).
-  const file: unknown = await client.call('shipments.documentContent', { params: { orgId, shipmentId, documentId } });
+  const file: unknown = await client.call('shipments.documentContent', { params: { orgId, shipmentId, documentId }, query: format ? { format } : {} });
   return file as BinaryResponse;
 }
 

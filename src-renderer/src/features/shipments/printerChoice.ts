@@ -54,11 +54,23 @@ export function rememberPrinter(orgId: string, groupKey: string, printerId: stri
 }
 
 /**
- * Remembered here, else among the printers for the format those with the documents' size loaded
- * (the default of them first), else the organization's default for the format, else the first.
+ * The printers a group can go to: those of its format, and for labels also the others — the server
+ * draws a label in the printer's format (a ZPL label comes out of an office printer as a PDF).
+ * Papers are PDF only.
  */
-export function preselectPrinter(orgId: string, group: Pick<PrintGroup, 'key' | 'format' | 'size'>, printers: Printer[]): string {
-  const fitting = printers.filter((printer) => printer.format === group.format);
+export function printersFor(group: Pick<PrintGroup, 'kind' | 'format'>, printers: Printer[]): { same: Printer[]; drawn: Printer[] } {
+  const same = printers.filter((printer) => printer.format === group.format);
+  return { same, drawn: group.kind === 'labels' ? printers.filter((printer) => printer.format !== group.format) : [] };
+}
+
+/**
+ * Remembered here, else among the printers for the format those with the documents' size loaded
+ * (the default of them first), else the organization's default for the format, else the first; a
+ * label with no printer of its format goes to one that draws it in its own.
+ */
+export function preselectPrinter(orgId: string, group: Pick<PrintGroup, 'key' | 'kind' | 'format' | 'size'>, printers: Printer[]): string {
+  const { same, drawn } = printersFor(group, printers);
+  const fitting = same.length ? same : drawn;
   const remembered = rememberedPrinter(orgId, group.key);
   if (remembered && fitting.some((printer) => printer.id === remembered)) return remembered;
   const sized = fitting.filter((printer) => printer.labelSize === group.size);
