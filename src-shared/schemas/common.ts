@@ -10,6 +10,43 @@ export const email = () => z.email().max(320);
 export const timestamp = () => z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 export const id = () => z.string().min(1).max(64);
 
+/** How deeply an open object may nest: ample for carrier parameters, far below SQLite's JSON limit (1000). */
+export const MAX_OPEN_DEPTH = 10;
+const MAX_OPEN_ISSUES = 10;
+
+/** Where an open value breaks the text or depth bound; walked with a stack, so any nesting is safe. */
+function openValueProblems(root: Record<string, unknown>): { path: PropertyKey[]; message: string }[] {
+  const problems: { path: PropertyKey[]; message: string }[] = [];
+  const stack: { value: unknown; path: PropertyKey[]; depth: number }[] = [{ value: root, path: [], depth: 1 }];
+  while (stack.length && problems.length < MAX_OPEN_ISSUES) {
+    const { value, path, depth } = stack.pop() as (typeof stack)[number];
+    if (typeof value === 'string') {
+      if (value.length > MAX_TEXT) problems.push({ path, message: `Must be at most ${MAX_TEXT} characters` });
+    } else if (value !== null && typeof value === 'object') {
+      if (depth > MAX_OPEN_DEPTH) {
+        problems.push({ path, message: `Nests too deeply (at most ${MAX_OPEN_DEPTH} levels of objects and arrays)` });
+        continue;
+      }
+      for (const [key, child] of Object.entries(value)) {
+        const childPath = [...path, Array.isArray(value) ? Number(key) : key];
+        if (key.length > MAX_TEXT) problems.push({ path: childPath, message: `A key must be at most ${MAX_TEXT} characters` });
+        else stack.push({ value: child, path: childPath, depth: depth + 1 });
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * An object whose inner structure the spec leaves open (`additionalParameters`, `customs`,
+ * `externalData`): any JSON, but its keys and texts are bounded like every text field
+ * (decisions §1 "Sizes") and its nesting is bounded, so storing and reading it back cannot fail.
+ */
+export const openObject = () =>
+  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    for (const problem of openValueProblems(value)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  });
+
 // ISO 3166-1 alpha-2, the officially assigned codes.
 const countryList =
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +

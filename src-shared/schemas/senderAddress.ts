@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, email, requiredText, text, timestamp } from './common';
+import { countryCode, email, openObject, requiredText, text, timestamp } from './common';
 
 export const customsSchema = z.record(z.string(), z.unknown());
 
@@ -34,7 +34,7 @@ export const senderAddressCreateBody = z.strictObject({
   state: text().optional(),
   /** '' clears it: an address without an email. */
   email: z.union([email(), z.literal('')]).optional(),
-  customs: customsSchema.optional(),
+  customs: openObject().optional(),
 });
 export type SenderAddressInput = z.infer<typeof senderAddressCreateBody>;
 

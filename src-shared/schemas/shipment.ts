@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, currencyCode, email, id, pageQuery, requiredText, text, timestamp } from './common';
+import { countryCode, currencyCode, email, id, openObject, pageQuery, requiredText, text, timestamp } from './common';
 import { senderAddressSchema } from './senderAddress';
 import { documentFormats, labelSizes } from './carrier';
 
@@ -244,7 +244,7 @@ export const carrierSettingsInput = z.strictObject({
   carrierId: id(),
   productId: z.string().min(1).max(100),
   services: z.array(z.string().min(1).max(100)).max(50).default([]),
-  additionalParameters: z.record(z.string(), z.unknown()).default({}),
+  additionalParameters: openObject().default({}),
 });
 
 export const pickupDetailsInput = z.strictObject({
@@ -307,7 +307,7 @@ export const orderShipmentCreateBody = z.strictObject({
   carrierId: id().optional(),
   productId: z.string().min(1).max(100).optional(),
   services: z.array(z.string().min(1).max(100)).max(50).optional(),
-  additionalParameters: z.record(z.string(), z.unknown()).optional(),
+  additionalParameters: openObject().optional(),
   reference: requiredText().optional(),
   parties: partiesInput.optional(),
   servicePointId: text().nullable().optional(),
@@ -319,7 +319,7 @@ const carrierOverride = {
   carrierId: id().optional(),
   productId: z.string().min(1).max(100).optional(),
   services: z.array(z.string().min(1).max(100)).max(50).optional(),
-  additionalParameters: z.record(z.string(), z.unknown()).optional(),
+  additionalParameters: openObject().optional(),
 };
 
 export const splitBody = z.strictObject({
