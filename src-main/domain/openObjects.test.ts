@@ -4,14 +4,16 @@ import { senderAddressBody, setupLocalCarrier, shipmentBody, startTestServer, ty
 
 /**
  * Objects whose inner structure the spec leaves open (shipment `additionalParameters`, sender address
- * `customs`) keep the bounds of every text field, and a deeply nested one is a
+ * `customs`, order `externalData`) keep the bounds of every text field, and a deeply nested one is a
  * 400 rather than a 500 when it is stored or read back.
  */
 let t: TestServer;
 let carrierId: string;
+let channelId: string;
 beforeAll(async () => {
   t = await startTestServer();
   ({ carrierId } = await setupLocalCarrier(t));
+  channelId = (await t.request('POST', `/orgs/${t.org.orgId}/order-channels`, { body: { name: 'Manual', type: 'manual', config: {} } })).body.id;
 });
 afterAll(async () => t.close());
 
@@ -27,6 +29,7 @@ const doors = [
     url: () => `${org()}/shipments`,
     body: (value: unknown) => shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'local_parcel', additionalParameters: value } }),
     path: 'body.carrierSettings.additionalParameters',
+    stored: (read: any) => read.carrierSettings.additionalParameters,
   },
   {
     name: 'sender address customs',
@@ -34,6 +37,15 @@ const doors = [
     url: () => `${org()}/sender-addresses`,
     body: (value: unknown) => senderAddressBody({ customs: value }),
     path: 'body.customs',
+    stored: (read: any) => read.customs,
+  },
+  {
+    name: 'order externalData',
+    table: 'orders',
+    url: () => `${org()}/orders`,
+    body: (value: unknown) => ({ orderNumber: `EXT-${count('orders') + Math.random()}`, orderChannelId: channelId, orderLines: [{ name: 'Mug', quantity: 1 }], externalData: value }),
+    path: 'body.externalData',
+    stored: (read: any) => read.externalData,
   },
 ];
 type Door = (typeof doors)[number];
@@ -75,8 +87,7 @@ describe.each(doors)('$name', (door) => {
     const collection = door.table === 'sender_addresses' ? 'sender-addresses' : door.table;
     const read = await t.request('GET', `${org()}/${collection}/${created.body.id}`);
     expect(read.status).toBe(200);
-    const stored = door.table === 'shipments' ? read.body.carrierSettings.additionalParameters : read.body.customs;
-    expect(stored).toEqual(value);
+    expect(door.stored(read.body)).toEqual(value);
   });
 });
 

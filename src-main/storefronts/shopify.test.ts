@@ -28,7 +28,7 @@ describe('the Shopify client', () => {
     const orders = await client().fetchNewOrders(fakeShopify);
     expect(orders.map((order) => order.externalId)).toEqual(['5001', '5002', '5003']);
     expect(shop.requests).toEqual([
-      { path: '/admin/api/2024-10/orders.json?status=any&limit=250', authorized: true },
+      { path: '/admin/api/2024-10/orders.json?status=open&fulfillment_status=unfulfilled&limit=250', authorized: true },
       { path: '/admin/api/2024-10/orders.json?limit=250&page_info=2', authorized: true },
     ]);
   });
@@ -69,6 +69,20 @@ describe('the Shopify client', () => {
         adminGraphqlApiId: 'gid://shopify/Order/5001',
       },
     });
+  });
+
+  it('asks for what is left to ship of a partly fulfilled order, leaving out lines with nothing left', async () => {
+    shop.orders = [
+      shopifyOrder(5010, {
+        fulfillment_status: 'partial',
+        line_items: [
+          { id: 1, name: 'Mug', sku: 'MUG-01', quantity: 3, fulfillable_quantity: 1, price: '99.00', grams: 400, requires_shipping: true },
+          { id: 2, name: 'Teapot', sku: 'POT-01', quantity: 1, fulfillable_quantity: 0, price: '250.00', grams: 1200, requires_shipping: true },
+        ],
+      }),
+    ];
+    const [order] = await client().fetchNewOrders(fakeShopify);
+    expect(order?.order.orderLines).toEqual([expect.objectContaining({ sku: 'MUG-01', quantity: 1, unitPrice: 99, totalPrice: 99 })]);
   });
 
   it('asks only for orders created after `since`', async () => {

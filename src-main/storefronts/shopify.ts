@@ -1,6 +1,6 @@
 /**
  * Shopify Admin REST: `GET /admin/api/2024-10/orders.json`, 250 orders a page, the next page named
- * by the `Link: <…>; rel="next"` header (cursor pagination).
+ * by the `Link: <…>; rel="next"` header (cursor pagination, which keeps the first page's filters).
  */
 import { orderChannelConfigSchemas } from '../../src-shared/schemas/orderChannel';
 import { getStorefrontJson, storefrontError, type StorefrontTransport } from './http';
@@ -38,6 +38,15 @@ function shippingAddressOf(raw: Json | null): StorefrontOrder['order']['shipping
   };
 }
 
+/**
+ * An order the warehouse still has to ship. The query asks the shop for these only; the check is
+ * repeated here so a shop that ignores the filter cannot fill the order list with its history.
+ */
+function awaitsShipping(raw: Json): boolean {
+  if (raw.cancelled_at || raw.closed_at) return false;
+  return raw.fulfillment_status === null || raw.fulfillment_status === undefined || raw.fulfillment_status === 'partial';
+}
+
 export function mapShopifyOrder(raw: Json): StorefrontOrder {
   const currency = str(raw.currency)?.toUpperCase() ?? null;
   const customer = record(raw.customer);
@@ -56,8 +65,11 @@ export function mapShopifyOrder(raw: Json): StorefrontOrder {
       shippingAddress: shippingAddressOf(shipping),
       totalAmount: amount(raw.total_price) ?? null,
       currency,
-      orderLines: list(raw.line_items).map((line) => {
-        const quantity = typeof line.quantity === 'number' ? line.quantity : Number(line.quantity ?? 0);
+      // What is left to ship: a partly fulfilled order's shipped units, and refunded ones, are not
+      // shipped again. A line with nothing left is left out.
+      orderLines: list(raw.line_items).filter((line) => line.fulfillable_quantity !== 0).map((line) => {
+        const ordered = typeof line.quantity === 'number' ? line.quantity : Number(line.quantity ?? 0);
+        const quantity = typeof line.fulfillable_quantity === 'number' ? line.fulfillable_quantity : ordered;
         const unitPrice = amount(line.price);
         const grams = typeof line.grams === 'number' ? line.grams : undefined;
         return defined({
@@ -98,7 +110,9 @@ export function shopifyClient(transport: StorefrontTransport): StorefrontClient 
       if (!parsed.success) throw storefrontError(platform, 'CONFIG_INVALID', "the channel's shop domain or access token is missing");
       const { shopDomain, accessToken } = parsed.data;
       let url: URL | null = new URL(`https://${shopDomain}/admin/api/${shopifyApiVersion}/orders.json`);
-      url.searchParams.set('status', 'any');
+      // The orders waiting to be shipped: not closed (archived) or cancelled, not yet fully fulfilled.
+      url.searchParams.set('status', 'open');
+      url.searchParams.set('fulfillment_status', 'unfulfilled');
       url.searchParams.set('limit', '250');
       if (since) url.searchParams.set('created_at_min', since.toISOString());
 
@@ -108,7 +122,7 @@ export function shopifyClient(transport: StorefrontTransport): StorefrontClient 
         const { body, headers } = await getStorefrontJson(transport, platform, url, { 'X-Shopify-Access-Token': accessToken });
         const pageOrders = record(body)?.orders;
         if (!Array.isArray(pageOrders)) throw storefrontError(platform, 'INVALID_RESPONSE', `${shopDomain} answered without an orders list`);
-        orders.push(...list(pageOrders).map(mapShopifyOrder));
+        orders.push(...list(pageOrders).filter(awaitsShipping).map(mapShopifyOrder));
         const next = nextPageUrl(headers.get('link'));
         url = next ? new URL(next) : null;
         // The access token goes to the shop only, whatever a Link header says.

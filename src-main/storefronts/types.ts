@@ -12,7 +12,7 @@ export interface StorefrontOrder {
 }
 
 export interface StorefrontClient {
-  /** Every order the shop lists, all pages; `since` limits it to orders created after that moment. */
+  /** Every order the shop has waiting to be shipped, all pages; `since` limits it to orders created after that moment. */
   fetchNewOrders(config: Record<string, unknown>, since?: Date): Promise<StorefrontOrder[]>;
 }
 

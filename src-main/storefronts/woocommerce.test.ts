@@ -18,12 +18,12 @@ beforeEach(() => {
 const client = () => wooCommerceClient(storefrontTransport({ origin: shop.origin }));
 
 describe('the WooCommerce client', () => {
-  it('walks the pages X-WP-TotalPages announces, with HTTP Basic auth', async () => {
+  it('walks the pages X-WP-TotalPages announces of the orders waiting to ship, with HTTP Basic auth', async () => {
     const orders = await client().fetchNewOrders(fakeWoo);
     expect(orders.map((order) => order.externalId)).toEqual(['801', '802', '803']);
     expect(shop.requests).toEqual([
-      { path: '/wp-json/wc/v3/orders?per_page=100&page=1', authorized: true },
-      { path: '/wp-json/wc/v3/orders?per_page=100&page=2', authorized: true },
+      { path: '/wp-json/wc/v3/orders?status=processing&per_page=100&page=1', authorized: true },
+      { path: '/wp-json/wc/v3/orders?status=processing&per_page=100&page=2', authorized: true },
     ]);
   });
 

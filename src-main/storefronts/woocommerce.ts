@@ -1,5 +1,5 @@
 /**
- * WooCommerce REST v3: `GET {siteUrl}/wp-json/wc/v3/orders?per_page=100&page=N` with HTTP Basic
+ * WooCommerce REST v3: `GET {siteUrl}/wp-json/wc/v3/orders?status=processing&per_page=100&page=N` with HTTP Basic
  * auth (consumer key and secret), pages counted by the `X-WP-TotalPages` header.
  */
 import { orderChannelConfigSchemas } from '../../src-shared/schemas/orderChannel';
@@ -81,12 +81,15 @@ export function wooCommerceClient(transport: StorefrontTransport): StorefrontCli
       let totalPages = 1;
       for (let page = 1; page <= totalPages; page++) {
         const url = new URL(`${base}/wp-json/wc/v3/orders`);
+        // `processing` is WooCommerce's "paid, waiting to be shipped"; pending and on-hold wait for payment.
+        url.searchParams.set('status', 'processing');
         url.searchParams.set('per_page', '100');
         url.searchParams.set('page', String(page));
         if (since) url.searchParams.set('after', since.toISOString());
         const { body, headers } = await getStorefrontJson(transport, platform, url, { authorization });
         if (!Array.isArray(body)) throw storefrontError(platform, 'INVALID_RESPONSE', `${url.host} answered without an orders list`);
-        orders.push(...list(body).map(mapWooCommerceOrder));
+        // Checked again here, so a shop that ignores the filter cannot fill the order list with its history.
+        orders.push(...list(body).filter((raw) => raw.status === undefined || raw.status === 'processing').map(mapWooCommerceOrder));
         const announced = Number(headers.get('x-wp-totalpages') ?? '1');
         totalPages = Number.isInteger(announced) && announced > 0 ? announced : 1;
         if (totalPages > maxPages) throw storefrontError(platform, 'TOO_MANY_PAGES', `${url.host} listed more than ${maxPages} pages of orders`);

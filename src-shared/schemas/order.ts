@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, currencyCode, email, id, pageQuery, requiredText, text, timestamp } from './common';
+import { countryCode, currencyCode, email, id, MAX_TEXT, openObject, pageQuery, requiredText, text, timestamp } from './common';
 import { orderChannelTypes } from './orderChannel';
 import { carrierSettingsSchema, checkWeightBound, documentSchema, money, shipmentStatuses, shipmentTypes, shippingRuleSummarySchema, trackingSchema, weightUnits } from './shipment';
 
@@ -140,11 +140,14 @@ const orderFields = {
   shippingAddress: shippingAddressInput.nullable().optional(),
   totalAmount: money().nullable().optional(),
   currency: currencyCode().nullable().optional(),
-  externalData: z.record(z.string(), z.unknown()).optional(),
+  externalData: openObject().optional(),
 };
 
+/** Trimmed, so " 1001" from a scanner or a spreadsheet cell is the same order number as "1001". */
+const orderNumber = () => z.string().trim().min(1).max(MAX_TEXT);
+
 export const orderCreateBody = z.strictObject({
-  orderNumber: requiredText(),
+  orderNumber: orderNumber(),
   orderChannelId: id(),
   orderLines: z.array(orderLineInput).min(1).max(1000),
   ...orderFields,
@@ -152,7 +155,7 @@ export const orderCreateBody = z.strictObject({
 export type OrderCreateInput = z.output<typeof orderCreateBody>;
 
 export const orderUpdateBody = z.strictObject({
-  orderNumber: requiredText().optional(),
+  orderNumber: orderNumber().optional(),
   orderLines: z.array(orderLineInput).min(1).max(1000).optional(),
   /** Only `cancelled` can be set; every other status is derived from the shipments. */
   status: z.literal('cancelled').optional(),

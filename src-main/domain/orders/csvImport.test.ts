@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../http/server';
 import { startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
-import { CsvSyntaxError, parseCsv } from './csvImport';
+import { CsvSyntaxError, detectSeparator, parseCsv } from './csvImport';
 
 describe('parseCsv', () => {
   it('splits plain rows on LF, CRLF and CR, without a record for the final line break', () => {
@@ -25,6 +25,14 @@ describe('parseCsv', () => {
     expect(() => parseCsv('a\n"b"c\n')).toThrow(CsvSyntaxError);
     expect(() => parseCsv('a\n"b"c\n')).toThrow(/^Row 2: text after the closing quote/);
     expect(() => parseCsv('a\nb\n"open,\n')).toThrow(/^Row 3: a quoted field is not closed/);
+  });
+
+  it('reads a semicolon file (Excel under a Danish locale) when its header has semicolons and no comma', () => {
+    expect(detectSeparator('orderNumber;orderChannelId\r\n1;"a,b"')).toBe(';');
+    expect(detectSeparator('"orderNumber";"lineName"\n')).toBe(';');
+    expect(detectSeparator('orderNumber,orderChannelId\n1;2')).toBe(',');
+    expect(detectSeparator('orderNumber\n1;2')).toBe(',');
+    expect(parseCsv('a;b\r\n"x;y";1,5\r\n', ';')).toEqual([['a', 'b'], ['x;y', '1,5']]);
   });
 });
 
@@ -185,6 +193,72 @@ describe('POST /orders/import', () => {
     expect(unclosed.status).toBe(400);
     expect(unclosed.body.message).toBe('The CSV file cannot be read: Row 2: a quoted field is not closed');
     expect(db().prepare("SELECT count(*) AS n FROM orders WHERE order_number LIKE 'D-%'").get()).toEqual({ n: 0 });
+  });
+
+  it('reads what Danish Excel saves: semicolons, BOM, CRLF, decimal commas, rows of bare separators, a nameless empty column', async () => {
+    const csv =
+      '\uFEFF' +
+      [
+        ' OrderNumber ;ORDERCHANNELID;customerName;lineName;lineQuantity;lineWeight;lineUnitPrice;',
+        `S-1;${channelId};"Hansen; Jens";"Krus ""Blå""";2;0,4;49,50;`,
+        `S-2;${channelId};Ida Berg;Tekande;1;1,25;;`,
+        ';;;;;;;',
+        `S-1;${channelId};;Te;3;0,1;12;`,
+        ';;;;;;;',
+        '',
+      ].join('\r\n') +
+      '\r\n\r\n';
+    const res = await importCsv(csv);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ created: 2, skipped: 0, errors: [] });
+    const [first, second] = orderRows(channelId).filter((order) => order.orderNumber.startsWith('S-'));
+    expect(first?.customerName).toBe('Hansen; Jens');
+    expect(lineRows(first?.id as string)).toEqual([
+      { name: 'Krus "Blå"', sku: null, quantity: 2, weight: 0.4, requiresShipping: 1 },
+      { name: 'Te', sku: null, quantity: 3, weight: 0.1, requiresShipping: 1 },
+    ]);
+    expect(db().prepare('SELECT unit_price AS unitPrice FROM order_lines WHERE order_id = ? ORDER BY position').all(first?.id)).toEqual([
+      { unitPrice: 49.5 },
+      { unitPrice: 12 },
+    ]);
+    expect(lineRows(second?.id as string)).toEqual([{ name: 'Tekande', sku: null, quantity: 1, weight: 1.25, requiresShipping: 1 }]);
+  });
+
+  it('takes the decimal mark that goes with the separator, and reports the other at its row', async () => {
+    const semicolons = ['orderNumber;orderChannelId;lineName;lineQuantity;lineWeight', `G-1;${channelId};Mug;1;0.4`, `G-2;${channelId};Mug;1;1.250,5`].join('\n');
+    const res = await importCsv(semicolons);
+    expect(res.body).toEqual({
+      created: 0,
+      skipped: 0,
+      errors: [
+        { row: 2, message: 'lineWeight: "0.4" is not a number (in a file separated by semicolons, use a comma for decimals)' },
+        { row: 3, message: 'lineWeight: "1.250,5" is not a number (in a file separated by semicolons, use a comma for decimals)' },
+      ],
+    });
+    const commas = await importCsv(['orderNumber,orderChannelId,lineName,lineQuantity,lineWeight', `G-3,${channelId},Mug,1,"0,4"`].join('\n'));
+    expect(commas.body.errors).toEqual([{ row: 2, message: 'lineWeight: "0,4" is not a number (use a dot for decimals)' }]);
+    const nameless = await importCsv(['orderNumber,orderChannelId,lineName,lineQuantity,', `G-4,${channelId},Mug,1,red`].join('\n'));
+    expect(nameless.body.errors).toEqual([{ row: 2, message: 'Column 5 has no name in the header row; name it or leave it empty' }]);
+    expect(db().prepare("SELECT count(*) AS n FROM orders WHERE order_number LIKE 'G-%'").get()).toEqual({ n: 0 });
+  });
+
+  it('refuses a file that is not UTF-8 (plain "CSV" from Excel is Windows-1252) rather than saving the name garbled', async () => {
+    const windows1252 = Buffer.concat([
+      Buffer.from(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\r\nH-1,${channelId},Jens,Mug,1\r\nH-2,${channelId},S`),
+      Buffer.from([0xf8]), // ø in Windows-1252
+      Buffer.from('ren,Mug,1\r\n'),
+    ]);
+    const response = await fetch(`${t.url}${importPath()}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.org.token}`, 'content-type': 'text/csv' },
+      body: windows1252,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'The CSV file is not UTF-8 text (row 3 has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs',
+    });
+    expect(db().prepare("SELECT count(*) AS n FROM orders WHERE order_number LIKE 'H-%'").get()).toEqual({ n: 0 });
   });
 
   it('accepts text/plain, refuses JSON (415) and bodies over 1 MiB (413)', async () => {

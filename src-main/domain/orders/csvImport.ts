@@ -28,12 +28,24 @@ export class CsvSyntaxError extends Error {
   }
 }
 
+/** The field separators a file may use: the comma, or the semicolon Excel writes where the comma is the decimal mark (Danish, German, …). */
+export type CsvSeparator = ',' | ';';
+
 /**
- * Splits CSV text into records of fields: quoted fields may hold commas, line breaks and `""`
+ * The file's separator, read from its header row: column names hold neither mark, so a header
+ * with semicolons and no comma is a semicolon file (Excel's "CSV" under a Danish locale).
+ */
+export function detectSeparator(text: string): CsvSeparator {
+  const headerLine = /^[^\r\n]*/.exec(text)?.[0] ?? '';
+  return headerLine.includes(';') && !headerLine.includes(',') ? ';' : ',';
+}
+
+/**
+ * Splits CSV text into records of fields: quoted fields may hold the separator, line breaks and `""`
  * (one quote); lines end in CRLF, LF or CR; a leading BOM is dropped; a final line break does not
  * start another record. A quote inside an unquoted field is kept as a character, as spreadsheets do.
  */
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, separator: CsvSeparator = ','): string[][] {
   const records: string[][] = [];
   let fields: string[] = [];
   let field = '';
@@ -61,7 +73,7 @@ export function parseCsv(text: string): string[][] {
       }
       continue;
     }
-    if (c === ',') {
+    if (c === separator) {
       endField();
       i += 1;
     } else if (c === '\r' || c === '\n') {
@@ -140,10 +152,13 @@ function fileError(message: string, details: string[] = [message]): ApiError {
   return new ApiError('VALIDATION_FAILED', message, { details: details.map((detail) => ({ path: 'body', message: detail })) });
 }
 
-/** The header's columns in file order; unknown, repeated or missing required columns fail the whole file. */
-function readHeader(header: readonly string[]): ColumnName[] {
+/**
+ * The header's columns in file order, null for a column without a name (Excel keeps empty columns
+ * that were once formatted); unknown, repeated or missing required columns fail the whole file.
+ */
+function readHeader(header: readonly string[]): (ColumnName | null)[] {
   const names = header.map((raw) => raw.trim());
-  const unknown = names.filter((name) => !byLowerName.has(name.toLowerCase()));
+  const unknown = names.filter((name) => name !== '' && !byLowerName.has(name.toLowerCase()));
   if (unknown.length > 0) {
     const list = unknown.map((name) => `"${name}"`).join(', ');
     throw fileError(
@@ -151,8 +166,8 @@ function readHeader(header: readonly string[]): ColumnName[] {
       unknown.map((name) => `Unknown column "${name}"`),
     );
   }
-  const columns = names.map((name) => byLowerName.get(name.toLowerCase()) as ColumnName);
-  const repeated = columns.filter((name, index) => columns.indexOf(name) !== index);
+  const columns = names.map((name) => (name === '' ? null : (byLowerName.get(name.toLowerCase()) as ColumnName)));
+  const repeated = columns.filter((name, index) => name !== null && columns.indexOf(name) !== index);
   if (repeated.length > 0) throw fileError(`The column ${repeated[0]} appears more than once in the header row`);
   const missing = requiredColumns.filter((name) => !columns.includes(name));
   if (missing.length > 0) throw fileError(`The header row lacks the required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
@@ -161,14 +176,25 @@ function readHeader(header: readonly string[]): ColumnName[] {
 
 const booleanWords: Record<string, boolean> = { true: true, yes: true, '1': true, false: false, no: false, '0': false };
 
-function readCell(name: ColumnName, raw: string): { value?: Cell; error?: string } {
+/**
+ * The decimal mark goes with the separator, as spreadsheets write it: a dot in comma files, a comma
+ * in semicolon files. The other mark is refused rather than guessed at, since "1.250" or "1,250" may
+ * as well be a thousand and a quarter; no thousands separators.
+ */
+const numberFormats: Record<CsvSeparator, { pattern: RegExp; hint: string }> = {
+  ',': { pattern: /^[+-]?(\d+(\.\d*)?|\.\d+)$/, hint: 'use a dot for decimals' },
+  ';': { pattern: /^[+-]?(\d+(,\d*)?|,\d+)$/, hint: 'in a file separated by semicolons, use a comma for decimals' },
+};
+
+function readCell(name: ColumnName, raw: string, separator: CsvSeparator): { value?: Cell; error?: string } {
   const text = raw.trim();
   if (text === '') return {};
   switch (importColumns[name].type) {
-    case 'number':
-      // A dot is the only decimal mark: "1,5" could as well be a thousands separator.
-      if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text)) return { error: `${name}: "${text}" is not a number (use a dot for decimals)` };
-      return { value: Number(text) };
+    case 'number': {
+      const { pattern, hint } = numberFormats[separator];
+      if (!pattern.test(text)) return { error: `${name}: "${text}" is not a number (${hint})` };
+      return { value: Number(text.replace(',', '.')) };
+    }
     case 'boolean': {
       const value = booleanWords[text.toLowerCase()];
       if (value === undefined) return { error: `${name}: "${text}" is not one of true, false, yes, no, 1, 0` };
@@ -234,12 +260,17 @@ function issueToRowError(draft: OrderDraft, path: readonly PropertyKey[], messag
 }
 
 /** Reads the data rows into one draft per order, with the errors found in each. */
-function draftOrders(columns: readonly ColumnName[], records: readonly string[][]): { drafts: OrderDraft[]; loose: RowError[] } {
+function draftOrders(
+  columns: readonly (ColumnName | null)[],
+  records: readonly string[][],
+  separator: CsvSeparator,
+): { drafts: OrderDraft[]; loose: RowError[] } {
   const drafts = new Map<string, OrderDraft>();
   const loose: RowError[] = [];
   records.forEach((fields, index) => {
     const row = index + 2; // the header is row 1
-    if (fields.length === 1 && fields[0]?.trim() === '') return; // a blank line
+    // A blank line, or a row of bare separators as Excel writes for rows once formatted.
+    if (fields.every((field) => field.trim() === '')) return;
     const errors: RowError[] = [];
     if (fields.length !== columns.length) {
       errors.push({ row, message: `The row has ${fields.length} field(s); the header row has ${columns.length}` });
@@ -247,7 +278,11 @@ function draftOrders(columns: readonly ColumnName[], records: readonly string[][
     const values: Partial<Record<ColumnName, Cell>> = {};
     const unreadable: string[] = [];
     columns.forEach((name, position) => {
-      const cell = readCell(name, fields[position] ?? '');
+      if (name === null) {
+        if (fields[position]?.trim()) errors.push({ row, message: `Column ${position + 1} has no name in the header row; name it or leave it empty` });
+        return;
+      }
+      const cell = readCell(name, fields[position] ?? '', separator);
       if (cell.error) {
         errors.push({ row, message: cell.error });
         unreadable.push(`${row}:${name}`);
@@ -291,18 +326,32 @@ function draftOrders(columns: readonly ColumnName[], records: readonly string[][
 
 // ---- The import ----
 
+/**
+ * Bytes that are not UTF-8 arrive as U+FFFD. Excel's plain "CSV" is Windows-1252, so "Søren" would
+ * be saved as "S�ren"; the file is refused instead, naming the first row it happens in.
+ */
+function assertUtf8(records: readonly string[][]): void {
+  const index = records.findIndex((fields) => fields.some((field) => field.includes('\uFFFD')));
+  if (index < 0) return;
+  throw fileError(
+    `The CSV file is not UTF-8 text (row ${index + 1} has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs`,
+  );
+}
+
 export function importOrdersCsv(app: AppContext, orgId: string, csv: string): OrderImportResult {
+  const separator = detectSeparator(csv.replace(/^\uFEFF/, ''));
   let records: string[][];
   try {
-    records = parseCsv(csv);
+    records = parseCsv(csv, separator);
   } catch (error) {
     if (error instanceof CsvSyntaxError) throw fileError(`The CSV file cannot be read: ${error.message}`);
     throw error;
   }
+  assertUtf8(records);
   const [header, ...rows] = records;
   if (!header || header.every((name) => name.trim() === '')) throw fileError('The CSV file is empty; it needs a header row and one row per order line');
   const columns = readHeader(header);
-  const { drafts, loose } = draftOrders(columns, rows);
+  const { drafts, loose } = draftOrders(columns, rows, separator);
   if (drafts.length === 0 && loose.length === 0) throw fileError('The CSV file has a header row but no order rows');
 
   const errors: RowError[] = [...loose];

@@ -278,6 +278,19 @@ describe('order create and read', () => {
     expect(outbox('order.created', elsewhere.body.id)).toHaveLength(1);
   });
 
+  it('trims the order number, so a stray space from a scanner or a spreadsheet is not a second order', async () => {
+    const first = await createOrder({ orderNumber: ' TRIM-1\t' });
+    expect(first.orderNumber).toBe('TRIM-1');
+    const again = await t.request('POST', orders(), { body: orderBody({ orderNumber: 'TRIM-1 ' }) });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('CONFLICT');
+    const blank = await t.request('POST', orders(), { body: orderBody({ orderNumber: '   ' }) });
+    expect(blank.status).toBe(400);
+    expect(paths(blank.body)).toEqual(['body.orderNumber']);
+    const renamed = await t.request('PATCH', `${orders()}/${first.id}`, { body: { orderNumber: ' TRIM-2 ' } });
+    expect(renamed.body.orderNumber).toBe('TRIM-2');
+  });
+
   it('answers 404 ORDER_NOT_FOUND for unknown ids and for another organization’s orders', async () => {
     const order = await createOrder();
     const other = await t.createOrg();

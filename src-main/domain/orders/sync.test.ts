@@ -91,6 +91,51 @@ describe('POST /order-channels/{id}/sync', () => {
     expect((await sync()).body).toEqual({ created: 0, skipped: 3, errors: [] });
   });
 
+  it('imports only orders waiting to be shipped, even from a shop that ignores the filter', async () => {
+    t.app.storefront = { origin: shopify.origin };
+    shopify.orders = [
+      shopifyOrder(5101),
+      shopifyOrder(5102, { fulfillment_status: 'fulfilled' }),
+      shopifyOrder(5103, { fulfillment_status: 'partial' }),
+      shopifyOrder(5104, { cancelled_at: '2024-11-03T08:00:00+01:00' }),
+      shopifyOrder(5105, { closed_at: '2024-11-04T08:00:00+01:00', fulfillment_status: 'fulfilled' }),
+    ];
+    const { channelId, sync } = await channelIn('shopify', fakeShopify);
+    expect((await sync()).body).toEqual({ created: 2, skipped: 0, errors: [] });
+    expect(shopify.requests[0]?.path).toBe('/admin/api/2024-10/orders.json?status=open&fulfillment_status=unfulfilled&limit=250');
+    expect(ordersOf(channelId).map((row) => row.external_id)).toEqual(['5101', '5103']);
+
+    t.app.storefront = { origin: woo.origin };
+    woo.orders = [wooOrder(811), wooOrder(812, { status: 'completed' }), wooOrder(813, { status: 'on-hold' }), wooOrder(814, { status: 'cancelled' })];
+    const wooChannel = await channelIn('woocommerce', fakeWoo);
+    expect((await wooChannel.sync()).body).toEqual({ created: 1, skipped: 0, errors: [] });
+    expect(woo.requests.every((request) => request.path.includes('status=processing'))).toBe(true);
+    expect(ordersOf(wooChannel.channelId).map((row) => row.external_id)).toEqual(['811']);
+  });
+
+  it('two syncs of one channel at the same time import each order once, with one order.created each', async () => {
+    t.app.storefront = { origin: shopify.origin };
+    shopify.orders = [5201, 5202, 5203, 5204, 5205].map((id) => shopifyOrder(id));
+    const { org, channelId, sync } = await channelIn('shopify', fakeShopify);
+    const [a, b] = await Promise.all([sync(), sync()]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.created + b.body.created).toBe(5);
+    expect(a.body.skipped + b.body.skipped).toBe(5);
+    expect(ordersOf(channelId)).toHaveLength(5);
+    const events = t.app.db.$client.prepare("SELECT count(*) AS n FROM outbox_events WHERE type = 'order.created' AND org_id = ?").get(org.orgId);
+    expect(events).toEqual({ n: 5 });
+  });
+
+  it('answers 422 STOREFRONT_ERROR for a shop that answers with something other than JSON', async () => {
+    const notJson: typeof fetch = async () => new Response('<html>Maintenance</html>', { headers: { 'content-type': 'text/html' } });
+    t.app.storefront = { fetch: notJson };
+    const { channelId, sync } = await channelIn('shopify', fakeShopify);
+    const res = await sync();
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'STOREFRONT_ERROR', errors: [{ code: 'INVALID_RESPONSE', message: 'acme.myshopify.com did not answer with JSON' }] });
+    expect(ordersOf(channelId)).toEqual([]);
+  });
+
   it('reports bad orders in errors and imports the others', async () => {
     t.app.storefront = { origin: shopify.origin };
     shopify.orders = [

@@ -3,23 +3,25 @@
  * not seen. An order is known by the platform's id (`externalId`) within its channel, so a sync run
  * twice imports nothing twice; a bad order is reported in `errors` and the others still import.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { ApiError, validationError } from '../../../src-shared/errors';
 import { orderCreateBody } from '../../../src-shared/schemas/order';
 import type { OrderChannelSyncResult, OrderChannelType } from '../../../src-shared/schemas/orderChannel';
 import { orders } from '../../db/schema';
-import { inWriteTransaction, type ReadDb } from '../../db/tx';
+import { inSavepoint, inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { isStorefront, storefrontClient } from '../../storefronts';
 import { findOrderChannelRow, orderChannelCredentials } from '../orderChannels';
 import { insertOrder } from './orders';
 
-function alreadyImported(db: ReadDb, channelId: string, externalId: string): boolean {
-  return !!db
-    .select({ id: orders.id })
+/** The platform ids this channel already has, read once: a lookup per order would scan the channel's orders each time. */
+function importedExternalIds(db: ReadDb, channelId: string): Set<string> {
+  const rows = db
+    .select({ externalId: orders.externalId })
     .from(orders)
-    .where(and(eq(orders.orderChannelId, channelId), eq(orders.externalId, externalId)))
-    .get();
+    .where(and(eq(orders.orderChannelId, channelId), isNotNull(orders.externalId)))
+    .all();
+  return new Set(rows.map((row) => row.externalId as string));
 }
 
 export async function syncOrderChannel(app: AppContext, orgId: string, channelId: string): Promise<OrderChannelSyncResult> {
@@ -32,26 +34,35 @@ export async function syncOrderChannel(app: AppContext, orgId: string, channelId
   const storefrontOrders = await storefrontClient(type, app.storefront).fetchNewOrders(orderChannelCredentials(app, channel));
 
   const result: OrderChannelSyncResult = { created: 0, skipped: 0, errors: [] };
-  for (const { externalId, order } of storefrontOrders) {
-    const parsed = orderCreateBody.safeParse({ ...order, orderChannelId: channelId });
-    if (!parsed.success) {
-      const details = validationError('', parsed.error.issues).details ?? [];
-      result.errors.push({ externalId, message: details.map((detail) => `${detail.path}: ${detail.message}`).join('; ') });
-      continue;
+  // One transaction from the read of the known ids to the last insert: a second sync of the channel
+  // running at the same time waits for it and then sees every order this one created.
+  inWriteTransaction(app.db, (tx) => {
+    findOrderChannelRow(tx, orgId, channelId); // deleted while the shop was being read
+    const known = importedExternalIds(tx, channelId);
+    const now = app.now();
+    for (const { externalId, order } of storefrontOrders) {
+      // Also an order the shop listed twice (a page boundary moving under new orders).
+      if (known.has(externalId)) {
+        result.skipped++;
+        continue;
+      }
+      const parsed = orderCreateBody.safeParse({ ...order, orderChannelId: channelId });
+      if (!parsed.success) {
+        const details = validationError('', parsed.error.issues).details ?? [];
+        result.errors.push({ externalId, message: details.map((detail) => `${detail.path}: ${detail.message}`).join('; ') });
+        continue;
+      }
+      try {
+        // A savepoint per order: one that cannot be saved leaves the others in.
+        inSavepoint(tx, (sp) => insertOrder(sp, now, orgId, parsed.data));
+        known.add(externalId);
+        result.created++;
+      } catch (error) {
+        // A clash with an order number typed in by hand, say.
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        result.errors.push({ externalId, message: error.message });
+      }
     }
-    try {
-      // One transaction per order: the check and the insert cannot be split by a concurrent sync.
-      const outcome = inWriteTransaction(app.db, (tx) => {
-        if (alreadyImported(tx, channelId, externalId)) return 'skipped' as const;
-        insertOrder(tx, app.now(), orgId, parsed.data);
-        return 'created' as const;
-      });
-      result[outcome]++;
-    } catch (error) {
-      // A clash with an order typed in by hand, say; a channel deleted meanwhile ends the sync.
-      if (!(error instanceof ApiError) || error.code === 'ORDER_CHANNEL_NOT_FOUND' || error.status >= 500) throw error;
-      result.errors.push({ externalId, message: error.message });
-    }
-  }
+  });
   return result;
 }
