@@ -8,6 +8,7 @@ import { createAppContext, type AppContext } from './app/context';
 import { databaseFile, defaultDataDir, parsePort, portFromEnv } from './app/config';
 import { acquireInstanceLock } from './app/instanceLock';
 import { buildServer, listen } from './http/server';
+import { rendererIndex } from './http/renderer';
 import { runStartupChores } from './app/startup';
 import { start as startWebhookDelivery } from './domain/webhookDelivery';
 import { startDailyBackups } from './app/dailyBackups';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
     const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
     const url = await listen(server, host, port);
     console.log(`Shipdesk listening on ${url}`);
+    // Without a build the API still works, but / would answer a bare JSON 404: say why.
+    if (!rendererIndex(rendererDir)) console.warn(`Shipdesk: no built app in ${rendererDir}; run \`npm run build\` to serve it at ${url}/`);
     // Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.
     const webhookDelivery = startWebhookDelivery(app);
     // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.

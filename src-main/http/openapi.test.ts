@@ -227,6 +227,123 @@ describe('OpenAPI document', () => {
   });
 });
 
+describe('the published API against the spec', () => {
+  /** interface.md §4, every row, with the success status of decisions §2 (201 creates, 200 the rest). */
+  const specEndpoints: [OpenApiMethod, string, number][] = [
+    ['post', '/orgs/{orgId}/shipments', 201],
+    ['get', '/orgs/{orgId}/shipments', 200],
+    ['get', '/orgs/{orgId}/shipments/{shipmentId}', 200],
+    ['patch', '/orgs/{orgId}/shipments/{shipmentId}', 200],
+    ['post', '/orgs/{orgId}/shipments/{shipmentId}/create-return', 200],
+    ['post', '/orgs/{orgId}/orders/{orderId}/shipments', 201],
+    ['post', '/orgs/{orgId}/shipments/{shipmentId}/parcels/{parcelId}/split', 201],
+    ['post', '/orgs/{orgId}/shipments/{shipmentId}/parcels/{parcelId}/batch-split', 201],
+    ['get', '/orgs/{orgId}/orders', 200],
+    ['get', '/orgs/{orgId}/orders/{orderId}', 200],
+    ['get', '/orgs/{orgId}/available-carriers', 200],
+    ['get', '/orgs/{orgId}/carriers', 200],
+    ['get', '/orgs/{orgId}/carriers/{carrierId}', 200],
+    ['get', '/orgs/{orgId}/sender-addresses/{addressId}', 200],
+    ['post', '/orgs/{orgId}/shipping-rules', 201],
+    ['get', '/orgs/{orgId}/shipping-rules', 200],
+    ['get', '/orgs/{orgId}/shipping-rules/{ruleId}', 200],
+    ['post', '/orgs/{orgId}/api-tokens', 201],
+    ['get', '/orgs/{orgId}/api-tokens/{tokenId}', 200],
+    ['get', '/orgs/{orgId}/webhooks', 200],
+    ['get', '/orgs/{orgId}/billing/usage', 200],
+    ['put', '/orgs/{id}', 200],
+  ];
+  /** The extra operations decisions.md names, with their success status. */
+  const decidedEndpoints: [OpenApiMethod, string, number][] = [
+    ['get', '/health', 200],
+    ['post', '/auth/login', 200],
+    ['get', '/orgs/{id}', 200],
+    ['post', '/orgs/{orgId}/shipments/{shipmentId}/send', 200],
+    ['post', '/orgs/{orgId}/shipments/batch-send', 200],
+    ['post', '/orgs/{orgId}/shipments/{shipmentId}/cancel', 200],
+    ['delete', '/orgs/{orgId}/shipments/{shipmentId}', 200],
+    ['get', '/orgs/{orgId}/shipments/{shipmentId}/documents/{documentId}/content', 200],
+    ['post', '/orgs/{orgId}/shipments/{shipmentId}/print', 200],
+    ['post', '/orgs/{orgId}/orders', 201],
+    ['patch', '/orgs/{orgId}/orders/{orderId}', 200],
+    ['delete', '/orgs/{orgId}/orders/{orderId}', 200],
+    ['post', '/orgs/{orgId}/orders/import', 200],
+    ['get', '/orgs/{orgId}/order-channels', 200],
+    ['post', '/orgs/{orgId}/order-channels', 201],
+    ['get', '/orgs/{orgId}/order-channels/{channelId}', 200],
+    ['patch', '/orgs/{orgId}/order-channels/{channelId}', 200],
+    ['delete', '/orgs/{orgId}/order-channels/{channelId}', 200],
+    ['post', '/orgs/{orgId}/order-channels/{channelId}/sync', 200],
+    ['patch', '/orgs/{orgId}/shipping-rules/{ruleId}', 200],
+    ['delete', '/orgs/{orgId}/shipping-rules/{ruleId}', 200],
+    ['post', '/orgs/{orgId}/shipping-rules/match', 200],
+    ['get', '/orgs/{orgId}/sender-addresses', 200],
+    ['post', '/orgs/{orgId}/sender-addresses', 201],
+    ['delete', '/orgs/{orgId}/sender-addresses/{addressId}', 200],
+    ['post', '/orgs/{orgId}/carriers', 201],
+    ['delete', '/orgs/{orgId}/carriers/{carrierId}', 200],
+    ['get', '/orgs/{orgId}/carriers/{carrierId}/products', 200],
+    ['post', '/orgs/{orgId}/webhooks', 201],
+    ['get', '/orgs/{orgId}/webhooks/{webhookId}', 200],
+    ['patch', '/orgs/{orgId}/webhooks/{webhookId}', 200],
+    ['delete', '/orgs/{orgId}/webhooks/{webhookId}', 200],
+    ['get', '/orgs/{orgId}/webhooks/{webhookId}/deliveries', 200],
+    ['post', '/orgs/{orgId}/webhooks/{webhookId}/test', 200],
+    ['get', '/orgs/{orgId}/printers', 200],
+    ['post', '/orgs/{orgId}/printers', 201],
+    ['get', '/orgs/{orgId}/printers/{printerId}', 200],
+    ['patch', '/orgs/{orgId}/printers/{printerId}', 200],
+    ['delete', '/orgs/{orgId}/printers/{printerId}', 200],
+    ['get', '/orgs/{orgId}/printers/discover', 200],
+    ['get', '/orgs/{orgId}/print-jobs', 200],
+    ['post', '/orgs/{orgId}/print-jobs/{jobId}/retry', 200],
+    ['post', '/api-tokens/verify', 200],
+  ];
+
+  it('has every endpoint of interface.md §4 and decisions.md at its method and path, with its success status', () => {
+    for (const [method, path, status] of [...specEndpoints, ...decidedEndpoints]) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method.toUpperCase()} ${path}`).toBeDefined();
+      const successes = Object.keys(operation?.responses ?? {}).filter((code) => Number(code) < 300);
+      expect(successes, `${method.toUpperCase()} ${path}`).toEqual([String(status)]);
+      // Every /orgs path needs a credential (interface.md §5); so does everything but the public few.
+      if (path.startsWith('/orgs/')) expect(operation?.security, path).toEqual([{ bearerAuth: [expect.stringMatching(/^(read|write):/)] }]);
+    }
+  });
+
+  it('documents the spec’s request fields and list filters', () => {
+    const bodyFields = (method: OpenApiMethod, path: string) => {
+      const schema = doc.paths[path]?.[method]?.requestBody?.content['application/json']?.schema as JsonSchema;
+      const resolved = schema.$ref ? (resolvePointer(doc, schema.$ref) as JsonSchema) : schema;
+      return Object.keys((resolved.properties ?? {}) as object);
+    };
+    const queryFields = (path: string) => (doc.paths[path]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+    expect(bodyFields('post', '/orgs/{orgId}/shipments')).toEqual(
+      expect.arrayContaining(['reference', 'senderAddressId', 'parties', 'type', 'carrierSettings', 'parcels', 'servicePointId', 'pickupDetails', 'termOfTrade', 'status', 'orderId']),
+    );
+    expect(bodyFields('patch', '/orgs/{orgId}/shipments/{shipmentId}')).toEqual(
+      expect.arrayContaining(['reference', 'senderAddressId', 'servicePointId', 'parties', 'type', 'parcels', 'pickupDetails', 'termOfTrade', 'status', 'orderId']),
+    );
+    expect(bodyFields('post', '/orgs/{orgId}/orders/{orderId}/shipments')).toEqual(
+      expect.arrayContaining(['senderAddressId', 'carrierId', 'productId', 'services', 'additionalParameters', 'reference', 'parties', 'servicePointId', 'pickupDetails']),
+    );
+    expect(bodyFields('post', '/orgs/{orgId}/shipments/{shipmentId}/parcels/{parcelId}/split')).toEqual(
+      expect.arrayContaining(['orderLineIds', 'carrierId', 'productId', 'services', 'additionalParameters', 'reference']),
+    );
+    expect(bodyFields('post', '/orgs/{orgId}/shipments/{shipmentId}/parcels/{parcelId}/batch-split')).toEqual(
+      expect.arrayContaining(['shipments', 'carrierId', 'productId', 'services', 'additionalParameters']),
+    );
+    expect(bodyFields('post', '/orgs/{orgId}/api-tokens')).toEqual(expect.arrayContaining(['name', 'scopes', 'expiresInDays']));
+    expect(bodyFields('put', '/orgs/{id}')).toEqual(
+      expect.arrayContaining(['name', 'slug', 'description', 'currency', 'vatNumber', 'overageEnabled', 'billingEmail', 'companyName', 'addressLine1', 'addressLine2', 'city', 'postalCode', 'country']),
+    );
+    for (const path of ['/orgs/{orgId}/shipments', '/orgs/{orgId}/carriers', '/orgs/{orgId}/shipping-rules', '/orgs/{orgId}/webhooks']) {
+      expect(queryFields(path), path).toEqual(expect.arrayContaining(['page', 'limit']));
+    }
+    expect(queryFields('/orgs/{orgId}/orders')).toEqual(expect.arrayContaining(['page', 'limit', 'status', 'orderChannelId']));
+  });
+});
+
 describe('OpenAPI generator on operations it has never seen', () => {
   // Recursive, named and binary schemas do not exist in the table yet; the generator must not need to know.
   const Category = z.object({
@@ -401,6 +518,50 @@ describe('served by a real server', () => {
       expect(page, op.id).toContain(`id="${op.id}"`);
       expect(page, op.id).toContain(`<code>${op.path}</code>`);
     }
+  });
+
+  it('documents Idempotency-Key exactly where the server honours it, with the bounds it enforces', async () => {
+    const { orgId } = server.org;
+    const keyParameter = (op: AnyOperation) => documented(op).parameters.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+    const documentedOps = ops.filter((op) => keyParameter(op));
+    expect(documentedOps.length).toBeGreaterThan(0);
+    for (const op of ops) {
+      const success = documented(op).responses[String(op.successStatus)] as OpenApiResponse;
+      expect(Boolean(success.headers?.['Idempotent-Replayed']), op.id).toBe(Boolean(keyParameter(op)));
+    }
+
+    const byId = (id: string) => ops.find((op) => op.id === id) as AnyOperation;
+    const twice = async (method: string, path: string, key: string, body: unknown, token?: string | null) => {
+      const options = { body, headers: { 'idempotency-key': key }, ...(token !== undefined ? { token } : {}) };
+      const first = await server.request(method, path, options);
+      const second = await server.request(method, path, options);
+      return { first, second, replayed: second.headers.get('idempotent-replayed') === 'true' };
+    };
+
+    // Documented: a repeat is the kept answer.
+    expect(keyParameter(byId('senderAddresses.create'))).toBeDefined();
+    const create = await twice('POST', `/orgs/${orgId}/sender-addresses`, 'doc-key-1', senderAddressBody());
+    expect(create.first.status).toBe(201);
+    expect(create.replayed).toBe(true);
+    expect(create.second.body).toEqual(create.first.body);
+
+    // Not documented (a public POST, a PATCH): the header changes nothing.
+    expect(keyParameter(byId('auth.login'))).toBeUndefined();
+    const login = await twice('POST', '/auth/login', 'doc-key-2', { email: server.org.email, password: server.org.password }, null);
+    expect(login.first.status).toBe(200);
+    expect(login.replayed).toBe(false);
+    expect(keyParameter(byId('senderAddresses.update'))).toBeUndefined();
+    const update = await twice('PUT', `/orgs/${orgId}/sender-addresses/${create.first.body.id}`, 'doc-key-3', senderAddressBody({ city: 'Vejle' }));
+    expect(update.first.status).toBe(200);
+    expect(update.replayed).toBe(false);
+
+    // The documented bounds are the enforced ones.
+    const { minLength, maxLength } = keyParameter(byId('senderAddresses.create'))?.schema as { minLength: number; maxLength: number };
+    const withKey = (key: string) =>
+      server.request('POST', `/orgs/${orgId}/sender-addresses`, { body: senderAddressBody({ name: key.slice(0, 20) }), headers: { 'idempotency-key': key } });
+    expect((await withKey('k'.repeat(maxLength))).status).toBe(201);
+    expect((await withKey('k'.repeat(maxLength + 1))).body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(minLength).toBe(1);
   });
 
   it('documents response schemas that the real answers match', async () => {

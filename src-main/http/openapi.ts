@@ -22,7 +22,7 @@ export type OpenApiReference = { $ref: string };
 
 export type OpenApiParameter = {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
   schema: JsonSchema;
@@ -136,6 +136,30 @@ export function errorStatusesOf(op: AnyOperation): number[] {
     .filter((status) => applies[status] ?? false);
 }
 
+/**
+ * Which operations honour an `Idempotency-Key` header (decisions §12): every POST that needs a
+ * credential, as the dispatcher (app/execute.ts) keeps answers per credential and key.
+ */
+export function takesIdempotencyKey(op: AnyOperation): boolean {
+  return op.method === 'POST' && op.auth === 'credential';
+}
+
+const idempotencyKeyParameter: OpenApiParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first answer is kept 24 hours per credential and key and returned again (with ' +
+    '`Idempotent-Replayed: true`) instead of running the operation twice. The same key with a different request ' +
+    'is 409 IDEMPOTENCY_CONFLICT. Answers of server faults (5xx) are not kept.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
+const idempotentReplayedHeader: OpenApiHeader = {
+  description: 'Present when this is the kept answer of an earlier request with the same `Idempotency-Key`',
+  schema: { type: 'string', enum: ['true'] },
+};
+
 export function takesBody(op: AnyOperation): boolean {
   return !(op.body instanceof z.ZodUndefined);
 }
@@ -242,6 +266,7 @@ function operationObject(op: AnyOperation, schemas: SchemaComponents): OpenApiOp
       // Query values arrive as text and are parsed (digits → integers); the parsed form, with its
       // bounds and defaults, is what a caller needs to read.
       ...parametersOf(op, 'query', schemas.inline(`${name}.query`, op.query, 'output')),
+      ...(takesIdempotencyKey(op) ? [idempotencyKeyParameter] : []),
     ],
     ...(takesBody(op)
       ? {
@@ -314,7 +339,11 @@ function successResponse(op: AnyOperation, schema: JsonSchema): OpenApiResponse 
       content: { 'application/pdf': { schema: file }, 'application/zpl': { schema: file }, 'application/octet-stream': { schema: file } },
     };
   }
-  return { description, content: { 'application/json': { schema } } };
+  return {
+    description,
+    ...(takesIdempotencyKey(op) ? { headers: { 'Idempotent-Replayed': idempotentReplayedHeader } } : {}),
+    content: { 'application/json': { schema } },
+  };
 }
 
 function infoDescription(): string {

@@ -10,7 +10,7 @@ import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
-import { readRendererFile, rendererContentType, resolveRendererFile } from './renderer';
+import { readRendererFile, rendererHeaders, rendererIndex, rendererPageRedirect, resolveRendererFile } from './renderer';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -75,6 +75,8 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
   const defaultJson = server.getDefaultJsonParser('error', 'error');
   server.removeContentTypeParser('application/json');
   server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Outside the table (no kind) the 404 answer says more than a complaint about the JSON would.
+    if (requestKindOf(request) === undefined) return done(null, undefined);
     if (requestKindOf(request) === 'csv') return done(wrongMediaType(request), undefined);
     const textBody = typeof body === 'string' ? body : body.toString('utf8');
     if (textBody.trim() === '') return done(null, undefined);
@@ -94,7 +96,9 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
   });
 
   server.setErrorHandler((error: unknown, request, reply) => sendError(app, request, reply, error));
-  server.setNotFoundHandler((request, reply) => notFound(request, reply, options.rendererDir));
+  // The first path segments of the API: a path under one of them is never a page of the app.
+  const apiRoots = new Set([...operations.map((op) => op.path.split('/')[1] ?? ''), 'openapi.json', 'docs']);
+  server.setNotFoundHandler((request, reply) => notFound(request, reply, options.rendererDir, apiRoots));
 
   for (const op of operations as readonly AnyOperation[]) {
     server.route({
@@ -226,10 +230,12 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('INTERNAL_ERROR', 'Something went wrong inside Shipdesk; the error has been logged');
 }
 
-function notFound(request: FastifyRequest, reply: FastifyReply, rendererDir: string | undefined): FastifyReply {
+function notFound(request: FastifyRequest, reply: FastifyReply, rendererDir: string | undefined, apiRoots: ReadonlySet<string>): FastifyReply {
   if (rendererDir && (request.method === 'GET' || request.method === 'HEAD')) {
     const file = resolveRendererFile(rendererDir, request.url);
-    if (file) return reply.type(rendererContentType(file)).send(readRendererFile(file));
+    if (file) return reply.headers(rendererHeaders(file)).send(readRendererFile(file));
+    const page = rendererIndex(rendererDir) && rendererPageRedirect(request.url, request.headers.accept, apiRoots);
+    if (page) return reply.redirect(page, 302);
   }
   const error = new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
   return reply.code(404).send(error.toBody());

@@ -158,3 +158,32 @@ describe('IPC door', () => {
     expect((error as ApiError).code).toBe('ADDRESS_NOT_FOUND');
   });
 });
+
+describe('IPC door on first run', () => {
+  it('signs the window in with the setup answer, as with a login (the setup screen goes straight to the app)', async () => {
+    const firstRunDir = mkdtempSync(join(tmpdir(), 'shipdesk-ipc-setup-'));
+    const firstRun = createAppContext({ dataDir: firstRunDir, checkResponses: true });
+    try {
+      const door = fakeIpcMain();
+      registerIpcHandlers(door.ipcMain, firstRun, { isTrustedSender: () => true });
+      const invoke = (operationId: string, input?: IpcCallInput) => door.invoke(ipcChannelOf(operationId), { id: 1 }, input);
+
+      expect(await invoke('setup.status')).toEqual({ ok: true, data: { needsSetup: true } });
+      const setup = await invoke('setup.create', {
+        body: { orgName: 'First Run Warehouse', name: 'Owner', email: 'first@example.com', password: 'first run password' },
+      });
+      expect(setup.ok).toBe(true);
+      const answer = (setup as Extract<IpcEnvelope, { ok: true }>).data as { orgs: { id: string }[] };
+      const newOrgId = answer.orgs[0]?.id as string;
+
+      // The very next call of the signed-in shell works without a separate login.
+      expect(await invoke('orgs.get', { params: { id: newOrgId } })).toMatchObject({ ok: true, data: { id: newOrgId, name: 'First Run Warehouse' } });
+      // Only this window: another one is still signed out.
+      const other = await door.invoke(ipcChannelOf('orgs.get'), { id: 2 }, { params: { id: newOrgId } });
+      expect(failed(other).code).toBe('UNAUTHORIZED');
+    } finally {
+      firstRun.close();
+      rmSync(firstRunDir, { recursive: true, force: true });
+    }
+  });
+});

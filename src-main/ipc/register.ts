@@ -2,6 +2,7 @@ import { ApiError } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
 import { ipcChannelOf, type AnyOperation } from '../../src-shared/operation';
 import { ipcLogoutChannel, type IpcEnvelope } from '../../src-shared/ipc';
+import { loginResponse } from '../../src-shared/schemas/system';
 import type { AppContext } from '../app/context';
 import { execute, type RawInput } from '../app/execute';
 import { JsonText } from '../app/jsonText';
@@ -36,7 +37,7 @@ export interface IpcRegistration {
 /**
  * The IPC door: every operation of the table on `ipcMain.handle`, all through the one dispatcher.
  * The renderer never holds the key to another window's session: credentials are kept here per
- * webContents, set by a successful `auth.login` over IPC.
+ * webContents, set by a successful login over IPC (`auth.login`, or `setup.create` on first run).
  */
 export function registerIpcHandlers(ipcMain: IpcMainLike, app: AppContext, options: IpcRegisterOptions): IpcRegistration {
   const sessions = new Map<number, string>();
@@ -54,7 +55,9 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, app: AppContext, optio
           authorization: sessions.get(senderId),
           client: `ipc:${senderId}`,
         });
-        if (op.id === 'auth.login') {
+        // Every answer that is a login signs this window in: auth.login, and the first-run setup,
+        // after which the renderer shows the signed-in shell at once.
+        if (op.response === loginResponse) {
           sessions.set(senderId, `Bearer ${(result.body as { accessToken: string }).accessToken}`);
         }
         // The renderer gets values, not JSON text (structured clone).
