@@ -182,6 +182,11 @@ describe('carriers', () => {
     // A new config replaces the stored one whole.
     expect(storedConfig(created.id)).toEqual({ labelSize: 'A4' });
     expect((await t.request('GET', `${base()}/${created.id}`)).body).toEqual(moved.body);
+
+    // PATCH is the same update, for clients that update every other resource that way.
+    const patched = await t.request('PATCH', `${base()}/${created.id}`, { body: { name: 'Pallets again' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...moved.body, name: 'Pallets again', updatedAt: expect.any(String) });
   });
 
   it('validates a PUT like a create and leaves the row alone when it fails', async () => {

@@ -42,6 +42,11 @@ describe('sender addresses', () => {
     const put = await t.request('PUT', `${base()}/${created.id}`, { body: { city: 'Odense', address2: 'Gate 4' } });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ city: 'Odense', address2: 'Gate 4', name: 'Second' });
+    // PATCH is the same update, for clients that update every other resource that way.
+    const patched = await t.request('PATCH', `${base()}/${created.id}`, { body: { attContact: 'Dock lead' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ ...put.body, attContact: 'Dock lead', updatedAt: expect.any(String) });
+    expect((await t.request('PATCH', `${base()}/${created.id}`, { body: { color: 'red' } })).body.code).toBe('VALIDATION_FAILED');
     // customs: shown when it holds something, left out when empty (decisions §1), `{}` clears it.
     const withCustoms = await t.request('PUT', `${base()}/${created.id}`, { body: { customs: { eori: 'DK12345678' } } });
     expect(withCustoms.body.customs).toEqual({ eori: 'DK12345678' });

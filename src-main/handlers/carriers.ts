@@ -15,6 +15,7 @@ export const carrierHandlers = defineHandlers({
   'carriers.list': ({ app }, { params, query }) => listCarriers(app, params.orgId, query),
   'carriers.get': ({ app }, { params }) => getCarrier(app, params.orgId, params.carrierId),
   'carriers.update': ({ app }, { params, body }) => updateCarrier(app, params.orgId, params.carrierId, body),
+  'carriers.patch': ({ app }, { params, body }) => updateCarrier(app, params.orgId, params.carrierId, body),
   'carriers.delete': ({ app }, { params }) => deleteCarrier(app, params.orgId, params.carrierId),
   'carriers.products': ({ app }, { params }) => carrierProducts(app, params.orgId, params.carrierId),
 });

@@ -12,5 +12,6 @@ export const senderAddressHandlers = defineHandlers({
   'senderAddresses.list': ({ app }, { params, query }) => listSenderAddresses(app, params.orgId, query),
   'senderAddresses.get': ({ app }, { params }) => getSenderAddress(app, params.orgId, params.addressId),
   'senderAddresses.update': ({ app }, { params, body }) => updateSenderAddress(app, params.orgId, params.addressId, body),
+  'senderAddresses.patch': ({ app }, { params, body }) => updateSenderAddress(app, params.orgId, params.addressId, body),
   'senderAddresses.delete': ({ app }, { params }) => deleteSenderAddress(app, params.orgId, params.addressId),
 });

@@ -47,6 +47,8 @@ export const setupOperations = [
     updateBody: apiTokenUpdateBody,
     updateMethod: 'PATCH',
   }),
+  // decisions §8 leaves the method of these updates open: both PUT (as the organization's, interface
+  // §4.7) and PATCH (as every other resource's) update the fields given, so clients of either kind work.
   ...crudOperations({
     key: 'senderAddresses',
     collection: 'sender-addresses',
@@ -60,6 +62,15 @@ export const setupOperations = [
     createBody: senderAddressCreateBody,
     updateBody: senderAddressUpdateBody,
     updateMethod: 'PUT',
+  }),
+  defineOperation({
+    id: 'senderAddresses.patch',
+    method: 'PATCH',
+    path: '/orgs/{orgId}/sender-addresses/{addressId}',
+    summary: 'Update a sender address (only the fields given), the same as its PUT',
+    resource: 'sender_addresses',
+    body: senderAddressUpdateBody,
+    response: senderAddressSchema,
   }),
   defineOperation({
     id: 'availableCarriers.list',
@@ -82,6 +93,15 @@ export const setupOperations = [
     createBody: carrierCreateBody,
     updateBody: carrierUpdateBody,
     updateMethod: 'PUT',
+  }),
+  defineOperation({
+    id: 'carriers.patch',
+    method: 'PATCH',
+    path: '/orgs/{orgId}/carriers/{carrierId}',
+    summary: 'Update a carrier (only the fields given), the same as its PUT',
+    resource: 'carriers',
+    body: carrierUpdateBody,
+    response: carrierSchema,
   }),
   defineOperation({
     id: 'carriers.products',
