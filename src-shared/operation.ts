@@ -127,3 +127,11 @@ export interface ParsedInput<O extends AnyOperation> {
   query: z.output<O['query']>;
   body: z.output<O['body']>;
 }
+
+/**
+ * Which operations honour an `Idempotency-Key` header (decisions §12): every POST that needs a
+ * credential, since kept answers belong to a credential and a key.
+ */
+export function takesIdempotencyKey(op: AnyOperation): boolean {
+  return op.method === 'POST' && op.auth === 'credential';
+}

@@ -1,6 +1,6 @@
 import { ApiError, validationError } from '../../src-shared/errors';
 import { operationsById } from '../../src-shared/operations';
-import { orgParamOf, scopeOf, type AnyOperation } from '../../src-shared/operation';
+import { orgParamOf, scopeOf, takesIdempotencyKey, type AnyOperation } from '../../src-shared/operation';
 import { grants } from '../../src-shared/scopes';
 import type { AppContext } from './context';
 import type { CallContext } from './call';
@@ -71,7 +71,7 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
 
   // After authentication and scope, so a revoked or narrowed credential never gets a kept answer.
   const idempotent =
-    op.method === 'POST' && credential !== undefined && op.auth === 'credential'
+    takesIdempotencyKey(op) && credential !== undefined
       ? idempotentRequest(door.idempotencyKey, credential, op.id, raw)
       : null;
   const perform = () => validateAndHandle(app, op, raw, { app, principal, credential, client: door.client });

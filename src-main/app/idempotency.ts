@@ -17,6 +17,8 @@ import { inWriteTransaction } from '../db/tx';
 import type { AppContext } from './context';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
+/** The longest key taken (the OpenAPI document states it too). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export interface StoredAnswer {
@@ -40,9 +42,9 @@ const inFlight = new Set<string>();
 export function idempotentRequest(keyHeader: string | string[] | undefined, credential: string, operationId: string, input: unknown): IdempotentRequest | null {
   if (keyHeader === undefined) return null;
   const key = Array.isArray(keyHeader) ? (keyHeader[0] ?? '') : keyHeader;
-  if (key.length < 1 || key.length > 255) {
-    throw new ApiError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 characters', {
-      details: [{ path: 'headers.idempotency-key', message: 'Must be 1 to 255 characters' }],
+  if (key.length < 1 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new ApiError('VALIDATION_FAILED', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`, {
+      details: [{ path: 'headers.idempotency-key', message: `Must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }],
     });
   }
   let fingerprint: string;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { errorBodySchema, errorStatus, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
-import { orgParamOf, requestMediaType, scopeOf, type AnyOperation } from '../../src-shared/operation';
+import { orgParamOf, requestMediaType, scopeOf, takesIdempotencyKey, type AnyOperation } from '../../src-shared/operation';
 import { grants, scopeValues, type HttpMethod, type Scope } from '../../src-shared/scopes';
 import { DEFAULT_PORT } from '../app/config';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../app/idempotency';
 import { appVersion } from '../app/version';
 
 /**
@@ -136,14 +137,6 @@ export function errorStatusesOf(op: AnyOperation): number[] {
     .filter((status) => applies[status] ?? false);
 }
 
-/**
- * Which operations honour an `Idempotency-Key` header (decisions §12): every POST that needs a
- * credential, as the dispatcher (app/execute.ts) keeps answers per credential and key.
- */
-export function takesIdempotencyKey(op: AnyOperation): boolean {
-  return op.method === 'POST' && op.auth === 'credential';
-}
-
 const idempotencyKeyParameter: OpenApiParameter = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -152,7 +145,7 @@ const idempotencyKeyParameter: OpenApiParameter = {
     'Makes a retry safe: the first answer is kept 24 hours per credential and key and returned again (with ' +
     '`Idempotent-Replayed: true`) instead of running the operation twice. The same key with a different request ' +
     'is 409 IDEMPOTENCY_CONFLICT. Answers of server faults (5xx) are not kept.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 
 const idempotentReplayedHeader: OpenApiHeader = {
