@@ -174,7 +174,8 @@ function wrongMediaType(request: FastifyRequest): ApiError {
 }
 
 function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
-  const apiError = toApiError(error);
+  // A media type no parser takes: name the one this operation wants (text/csv for an import).
+  const apiError = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? wrongMediaType(request) : toApiError(error);
   if (apiError.status === 500) {
     // The answer says the fault was logged: with Fastify's logger off (the default), stderr is the log.
     if (request.log.level === undefined) console.error(`${request.method} ${request.url.split('?')[0]} failed:`, error);

@@ -269,6 +269,12 @@ describe('POST /orders/import', () => {
     expect(json.status).toBe(415);
     expect(json.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(json.body.message).toBe('Send the body as text/csv');
+    // Excel's own type and a form post too: the message names what the import takes.
+    for (const contentType of ['application/vnd.ms-excel', 'application/x-www-form-urlencoded']) {
+      const other = await importCsv(`orderNumber\n1\n`, { contentType });
+      expect(other.status).toBe(415);
+      expect(other.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as text/csv' });
+    }
 
     const big = await importCsv(`orderNumber,orderChannelId,lineName,lineQuantity\n${'x'.repeat(Math.ceil(BODY_LIMIT * 1.1))}`);
     expect(big.status).toBe(413);
