@@ -219,3 +219,28 @@ test('"Create return" asks first; a cancelled shipment offers its void labels fo
   await expect(cardJobs.getByRole('button')).toHaveCount(0);
   expect(existsSync(stationDir)).toBe(true);
 });
+
+/**
+ * USERS 1, "chosen by station": the rule prints on station 1's printer, but a packer at station 2,
+ * whose Print dialog has remembered its own label printer, gets the label from that one on Send.
+ */
+test("Send prints the rule's label on this station's remembered label printer", async ({ page }) => {
+  const w = await setUp(page.request);
+  const station2Dir = join(root, 'station-2');
+  mkdirSync(station2Dir);
+  const call = apiFor(page.request, w);
+  const station2 = await call('POST', '/printers', { name: 'Station 2 labels', driver: 'file', target: station2Dir, format: 'pdf', labelSize: '100X150' });
+  const shipment = await pendingShipment(page.request, w, 'JOB-STATION-2');
+  await signIn(page, EMAIL, PASSWORD);
+  // What the Print dialog keeps after a print on this station (printerChoice.ts rememberPrinter).
+  await page.evaluate(([key, id]) => localStorage.setItem(key as string, id as string), [`shipdesk.printer.${w.orgId}.pdf`, station2.id]);
+  const main = page.getByRole('main');
+  await page.goto(`/#/shipments/${shipment.id}`);
+  await main.getByRole('group', { name: 'Shipment actions' }).getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Shipment JOB-STATION-2 Dispatched');
+
+  const cardJobs = main.getByRole('region', { name: 'Print jobs' }).getByRole('table', { name: 'Print jobs of this shipment' });
+  await expect(row(cardJobs, LABEL)).toContainText('Station 2 labels');
+  await expect(row(cardJobs, LABEL)).toContainText('Done');
+  expect(readdirSync(station2Dir)).toEqual([expect.stringMatching(/^JOB-STATION-2-doc_\w+-pjb_\w+-1\.pdf$/)]);
+});

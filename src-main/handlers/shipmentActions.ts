@@ -9,8 +9,8 @@ export const shipmentActionHandlers = defineHandlers({
   'shipments.update': ({ app }, { params, body }) => updateShipment(app, params.orgId, params.shipmentId, body),
   'shipments.delete': ({ app }, { params }) => deleteShipment(app, params.orgId, params.shipmentId),
   'shipments.cancel': ({ app }, { params }) => cancelShipment(app, params.orgId, params.shipmentId),
-  'shipments.send': ({ app }, { params }) => sendShipment(app, params.orgId, params.shipmentId),
-  'shipments.batchSend': ({ app }, { params, body }) => batchSend(app, params.orgId, body.shipmentIds),
+  'shipments.send': ({ app }, { params, body }) => sendShipment(app, params.orgId, params.shipmentId, { stationPrinterIds: body?.stationPrinterIds }),
+  'shipments.batchSend': ({ app }, { params, body }) => batchSend(app, params.orgId, body.shipmentIds, { stationPrinterIds: body.stationPrinterIds }),
   'shipments.createReturn': ({ app }, { params }) => createReturn(app, params.orgId, params.shipmentId),
   // A binary operation: the HTTP door sends the BinaryResult's bytes with its content type (the table types it as string).
   'shipments.documentContent': async ({ app }, { params, query }) =>

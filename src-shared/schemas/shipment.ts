@@ -350,7 +350,15 @@ export type BatchSplitInput = z.output<typeof batchSplitBody>;
 export const splitResponse = z.strictObject({ originalShipment: shipmentSchema, newShipment: shipmentSchema });
 export const batchSplitResponse = z.strictObject({ originalShipment: shipmentSchema, newShipments: z.array(shipmentSchema) });
 
-export const batchSendBody = z.strictObject({ shipmentIds: z.array(id()).min(1).max(100) });
+/**
+ * The printers of the station that sends (USERS 1: chosen by station). When the applied rule prints
+ * after the send, each document goes to the first of them that fits it instead of the rule's printer;
+ * ids that are unknown or deleted are passed over, so a station's stale memory never blocks a send.
+ */
+const stationPrinterIds = z.array(id()).min(1).max(10);
+export const sendBody = z.strictObject({ stationPrinterIds: stationPrinterIds.optional() }).optional();
+export type SendInput = z.output<typeof sendBody>;
+export const batchSendBody = z.strictObject({ shipmentIds: z.array(id()).min(1).max(100), stationPrinterIds: stationPrinterIds.optional() });
 export const batchSendResponse = z.strictObject({
   results: z.array(
     z.strictObject({

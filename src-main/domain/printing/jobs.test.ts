@@ -393,12 +393,58 @@ describe('auto-print after send', () => {
     return res.body;
   }
 
-  async function sendWithRule(ruleId: string, carrierId: string) {
+  async function pendingWithRule(ruleId: string, carrierId: string) {
     const created = await t.request('POST', `${orgPath()}/shipments`, { body: shipmentBody(carrierId) });
     const applied = await t.request('PATCH', `${orgPath()}/shipments/${created.body.id}`, { body: { shippingRuleId: ruleId } });
     expect(applied.status).toBe(200);
-    return t.request('POST', `${orgPath()}/shipments/${created.body.id}/send`);
+    return created.body.id as string;
   }
+
+  async function sendWithRule(ruleId: string, carrierId: string, body?: Record<string, unknown>) {
+    const id = await pendingWithRule(ruleId, carrierId);
+    return t.request('POST', `${orgPath()}/shipments/${id}/send`, body ? { body } : {});
+  }
+
+  it("the sending station's printers take the rule's place: the one whose format and media fit, else a label drawn for one whose media fits; unknown ids are passed over", async () => {
+    const ruleTarget = freshFolder('station-rule');
+    const elsewhere = await createPrinter(t, { name: 'Station 1 labels', driver: 'file', target: ruleTarget, format: 'pdf' });
+    const rule = await ruleWith({ name: 'Auto-print at the station', autoPrintLabels: true, labelPrinterId: elsewhere.id });
+    const a4Target = freshFolder('station-a4');
+    const labelTarget = freshFolder('station-labels');
+    const a4 = await createPrinter(t, { name: 'Station 2 A4', driver: 'file', target: a4Target, format: 'pdf', labelSize: 'A4' });
+    const labels = await createPrinter(t, { name: 'Station 2 labels', driver: 'file', target: labelTarget, format: 'pdf', labelSize: '100X150' });
+
+    // A 100 × 150 PDF label: station 2's label printer, not the A4 one listed first, nor the rule's.
+    const sent = await sendWithRule(rule.id, pdfCarrierId, { stationPrinterIds: ['prn_gone', a4.id, labels.id] });
+    expect(sent.status).toBe(200);
+    const jobs = (await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${sent.body.id}`)).body.data;
+    expect(jobs).toEqual([expect.objectContaining({ printerId: labels.id, status: 'done' })]);
+    expect(readdirSync(labelTarget)).toHaveLength(1);
+    expect(readdirSync(ruleTarget)).toEqual([]);
+
+    // A ZPL label and only PDF printers at the station: drawn as PDF for the one with its media.
+    const zplRule = await ruleWith({ name: 'Auto-print ZPL at the station', autoPrintLabels: true, labelPrinterId: elsewhere.id }, zplCarrierId);
+    const zplSent = await sendWithRule(zplRule.id, zplCarrierId, { stationPrinterIds: [a4.id, labels.id] });
+    const zplJobs = (await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${zplSent.body.id}`)).body.data;
+    expect(zplJobs).toEqual([expect.objectContaining({ printerId: labels.id, status: 'done' })]);
+    expect(zplSent.body.activities.at(-1).description).toMatch(/printed on Station 2 labels, drawn as PDF for it$/);
+
+    // Nothing at the station fits (only A4 media): the rule's printer, as without station printers.
+    const fallback = await sendWithRule(rule.id, pdfCarrierId, { stationPrinterIds: [a4.id] });
+    expect((await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${fallback.body.id}`)).body.data).toEqual([
+      expect.objectContaining({ printerId: elsewhere.id, status: 'done' }),
+    ]);
+
+    // Batch send carries them too; a malformed list is refused before anything is sent.
+    const pending = await pendingWithRule(rule.id, pdfCarrierId);
+    const batch = await t.request('POST', `${orgPath()}/shipments/batch-send`, { body: { shipmentIds: [pending], stationPrinterIds: [labels.id] } });
+    expect(batch.body.summary).toEqual({ total: 1, sent: 1, failed: 0 });
+    expect((await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${pending}`)).body.data).toEqual([expect.objectContaining({ printerId: labels.id })]);
+    const other = await pendingWithRule(rule.id, pdfCarrierId);
+    const refused = await t.request('POST', `${orgPath()}/shipments/${other}/send`, { body: { stationPrinterIds: [] } });
+    expect(refused.status).toBe(400);
+    expect((await getShipment(other)).status).toBe('pending');
+  });
 
   it('a rule with autoPrintLabels and a labelPrinterId prints the new labels (file driver)', async () => {
     const target = freshFolder('auto');

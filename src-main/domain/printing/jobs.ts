@@ -5,7 +5,7 @@
  * failed job — the document stays and `retry` prints it once the printer is fixed — never a 500 and
  * never a lost label. Printing only reads documents: it never re-books a shipment.
  */
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { documentFormats, type DocumentFormat, type LabelSize } from '../../../src-shared/schemas/carrier';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
@@ -275,14 +275,38 @@ export function listPrintJobs(app: AppContext, orgId: string, query: PrintJobLis
 }
 
 /**
- * After a send (decisions §8): print what the applied rule asks for, to the rule's printer or else the
- * default printer for the format. Never throws — the booking is committed and a printer problem must
- * not turn a sent shipment into an error. Nobody watches an automatic print, so every way it can fail
- * is recorded on the shipment as AUTO_PRINT_FAILED: a print that could not even be queued (no
- * printer), and each job that ended failed, naming the document, the printer and the reason (the job
- * itself stays in the print-job log, where it can be retried). Answers whether anything was done.
+ * The sending station's printer for a document (USERS 1: chosen by station): the first of the
+ * station's printers whose format and loaded media fit it, else, for a label Shipdesk can draw in the
+ * other format, the first whose media fits. Undefined when none fits: the rule's printer takes it.
  */
-export async function autoPrintAfterSend(app: AppContext, orgId: string, shipment: Shipment, rule: ShippingRuleRow): Promise<boolean> {
+function stationPrinterFor(app: AppContext, tx: ReadDb, orgId: string, doc: DocumentRow, station: readonly PrinterRow[]): PrinterRow | undefined {
+  const sized = station.filter((printer) => printer.labelSize === doc.size);
+  return sized.find((printer) => printer.format === doc.format) ?? (sized.length && typeof planLabelRedraw(app, tx, orgId, doc) !== 'string' ? sized[0] : undefined);
+}
+
+/** The station's printers in the order given; unknown or deleted ids are passed over (a stale memory never blocks a send). */
+function stationPrinters(tx: ReadDb, orgId: string, ids: readonly string[]): PrinterRow[] {
+  if (!ids.length) return [];
+  const rows = tx.select().from(printers).where(and(eq(printers.orgId, orgId), inArray(printers.id, [...ids]), isNull(printers.deletedAt))).all();
+  return ids.map((id) => rows.find((row) => row.id === id)).filter((row): row is PrinterRow => row !== undefined);
+}
+
+/**
+ * After a send (decisions §8): print what the applied rule asks for, on the sending station's printer
+ * that fits each document, else the rule's printer, else the default printer for the format. Never
+ * throws — the booking is committed and a printer problem must not turn a sent shipment into an error.
+ * Nobody watches an automatic print, so every way it can fail is recorded on the shipment as
+ * AUTO_PRINT_FAILED: a print that could not even be queued (no printer), and each job that ended
+ * failed, naming the document, the printer and the reason (the job itself stays in the print-job log,
+ * where it can be retried). Answers whether anything was done.
+ */
+export async function autoPrintAfterSend(
+  app: AppContext,
+  orgId: string,
+  shipment: Shipment,
+  rule: ShippingRuleRow,
+  stationPrinterIds: readonly string[] = [],
+): Promise<boolean> {
   const asks = [
     { wanted: rule.autoPrintLabels, printerId: rule.labelPrinterId, docs: shipment.documents.filter((doc) => doc.documentType === 'label'), what: 'labels' },
     { wanted: rule.autoPrintDocuments, printerId: rule.documentPrinterId, docs: shipment.documents.filter((doc) => doc.documentType !== 'label'), what: 'documents' },
@@ -295,7 +319,14 @@ export async function autoPrintAfterSend(app: AppContext, orgId: string, shipmen
       const jobIds = inWriteTransaction(app.db, (tx) => {
         const rows = new Map(tx.select().from(documents).where(inArray(documents.id, ask.docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
         const docs = ask.docs.map((doc) => rows.get(doc.id)).filter((row): row is DocumentRow => row !== undefined);
-        return queueJobs(app, tx, orgId, docs, ask.printerId ?? undefined, 1);
+        const station = stationPrinters(tx, orgId, stationPrinterIds);
+        // Documents grouped by the printer they go to, in their own order (labels in the parcels' order).
+        const byPrinter = new Map<string | undefined, DocumentRow[]>();
+        for (const doc of docs) {
+          const printerId = stationPrinterFor(app, tx, orgId, doc, station)?.id ?? ask.printerId ?? undefined;
+          byPrinter.set(printerId, [...(byPrinter.get(printerId) ?? []), doc]);
+        }
+        return [...byPrinter].flatMap(([printerId, group]) => queueJobs(app, tx, orgId, group, printerId, 1));
       });
       const failed = (await runJobs(app, jobIds)).filter((job) => job.status === 'failed');
       if (failed.length) {

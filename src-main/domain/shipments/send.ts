@@ -15,25 +15,30 @@ import { autoPrintAfterSend } from '../printing/jobs';
  * POST /shipments/{id}/send: 409 unless pending or error, 422 SHIPMENT_INCOMPLETE (nothing changed),
  * 422 CARRIER_ERROR with `errors[]` when the carrier fails (the shipment is then in error).
  */
-export async function sendShipment(app: AppContext, orgId: string, shipmentId: string): Promise<Shipment> {
+export async function sendShipment(app: AppContext, orgId: string, shipmentId: string, options: SendOptions = {}): Promise<Shipment> {
   const prepared = inWriteTransaction(app.db, (tx) => beginBooking(app, tx, app.now(), orgId, shipmentId));
   const outcome = await callCarrier(app, prepared);
   const { shipment, failure } = finishBooking(app, prepared, outcome);
   if (failure) throw failure;
-  return afterSend(app, orgId, shipment);
+  return afterSend(app, orgId, shipment, options);
+}
+
+export interface SendOptions {
+  /** The sending station's printers, preferred over the rule's when the rule prints (autoPrintAfterSend). */
+  stationPrinterIds?: readonly string[] | undefined;
 }
 
 /**
  * What the applied rule asks for once the booking is committed. Runs after commit, so nothing here can
  * undo a booking: a failure is recorded on the shipment and the send still answers 200.
  */
-async function afterSend(app: AppContext, orgId: string, shipment: Shipment): Promise<Shipment> {
+async function afterSend(app: AppContext, orgId: string, shipment: Shipment, options: SendOptions): Promise<Shipment> {
   const rule = liveRuleOrNull(app.db, orgId, shipment.shippingRuleId);
   if (!rule) return shipment;
 
   // Printing seam: autoPrintLabels / autoPrintDocuments print the new documents; a printer problem is a
   // failed job (or an AUTO_PRINT_FAILED error on the shipment), never a failed send.
-  const printed = await autoPrintAfterSend(app, orgId, shipment, rule);
+  const printed = await autoPrintAfterSend(app, orgId, shipment, rule, options.stationPrinterIds ?? []);
 
   // Returns are outbound-only; a return sent again from error must not create a return of itself.
   if (rule.autoCreateReturnShipment && shipment.type === 'outbound' && shipment.returnForShipmentId === null) {
@@ -59,11 +64,11 @@ export interface BatchSendResult {
  * POST /shipments/batch-send: each shipment is sent on its own, one after the other, and a failure
  * (unknown id, wrong state, incomplete, carrier error) is a failed result that never stops the rest.
  */
-export async function batchSend(app: AppContext, orgId: string, shipmentIds: readonly string[]): Promise<BatchSendResult> {
+export async function batchSend(app: AppContext, orgId: string, shipmentIds: readonly string[], options: SendOptions = {}): Promise<BatchSendResult> {
   const results: BatchSendResult['results'] = [];
   for (const shipmentId of shipmentIds) {
     try {
-      await sendShipment(app, orgId, shipmentId);
+      await sendShipment(app, orgId, shipmentId, options);
       results.push({ shipmentId, status: 'sent' });
     } catch (error) {
       const apiError = error instanceof ApiError ? error : null;

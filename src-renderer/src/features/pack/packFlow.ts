@@ -5,6 +5,7 @@ import type { Shipment, ShipmentListItem, ShipmentStatus } from '../../../../src
 import { client } from '../../lib/api';
 import { exactMatches } from '../../lib/scan';
 import { describeError } from '../../components/ErrorNotice';
+import { sendBodyOf } from '../shipments/printerChoice';
 
 /**
  * What a scan on the pack screen does (USERS 5), without the screen: find what the code names, make
@@ -171,7 +172,7 @@ function createProblem(error: unknown, order: { id: string; orderNumber: string 
 export async function sendAndPrint(orgId: string, result: Extract<PackResult, { kind: 'shipment' }>): Promise<PackResult> {
   const params = { orgId, shipmentId: result.shipment.id };
   try {
-    const shipment = await client.call('shipments.send', { params });
+    const shipment = await client.call('shipments.send', { params, body: sendBodyOf(orgId) });
     return { ...result, shipment, sent: true, print: await readPrintState(orgId, shipment), problem: null };
   } catch (error) {
     const shipment = await client.call('shipments.get', { params }).catch(() => result.shipment);

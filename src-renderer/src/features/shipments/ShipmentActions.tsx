@@ -5,6 +5,7 @@ import { humanize } from '../../lib/format';
 import { navigate } from '../../app/router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { canCancel, canCreateReturn, canDelete, canEdit, canSend, statusMoves } from './lifecycle';
+import { sendBodyOf } from './printerChoice';
 
 /** The actions the shipment's status allows (decisions §4); nothing else is offered. */
 export function ShipmentActions({
@@ -40,7 +41,7 @@ export function ShipmentActions({
     }
   };
 
-  const send = () => run('send', async () => onChanged(await client.call('shipments.send', { params })));
+  const send = () => run('send', async () => onChanged(await client.call('shipments.send', { params, body: sendBodyOf(params.orgId) })));
   const move = (target: ShipmentStatus) => run(target, async () => onChanged(await client.call('shipments.update', { params, body: { status: target } })));
   const cancel = () => {
     setConfirm(null);

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { ApiError, errorCodes, type ErrorCode } from '../../../../src-shared/errors';
 import { client } from '../../lib/api';
 import { describeError } from '../../components/ErrorNotice';
+import { sendBodyOf } from './printerChoice';
 
 /** Small chunks so the progress bar moves and one slow carrier call does not hide all the others. */
 export const BATCH_CHUNK = 5;
@@ -46,7 +47,7 @@ export function useBatchSend(orgId: string): BatchSend {
       for (let index = 0; index < shipments.length; index += BATCH_CHUNK) {
         const chunk = shipments.slice(index, index + BATCH_CHUNK).map((shipment) => shipment.id);
         try {
-          const answer = await client.call('shipments.batchSend', { params: { orgId }, body: { shipmentIds: chunk } });
+          const answer = await client.call('shipments.batchSend', { params: { orgId }, body: { shipmentIds: chunk, ...sendBodyOf(orgId) } });
           for (const result of answer.results) {
             const reference = referenceOf.get(result.shipmentId) ?? result.shipmentId;
             outcomes.push(result.status === 'sent' ? { shipmentId: result.shipmentId, reference, status: 'sent' } : failure(result.shipmentId, reference, result.code, result.message));

@@ -45,6 +45,32 @@ export function rememberedPrinter(orgId: string, groupKey: string): string | nul
   }
 }
 
+/**
+ * Every printer this station remembers for the organization, for a send: the server prints the
+ * rule's automatic labels and papers on the one of them that fits (USERS 1: chosen by station).
+ * Undefined when the station remembers none, so the send carries no body.
+ */
+function stationPrinterIds(orgId: string): string[] | undefined {
+  try {
+    const prefix = keyOf(orgId, '');
+    const ids = new Set<string>();
+    for (let index = 0; index < localStorage.length; index++) {
+      const key = localStorage.key(index);
+      const id = key?.startsWith(prefix) ? localStorage.getItem(key) : null;
+      if (id) ids.add(id);
+    }
+    return ids.size ? [...ids].slice(0, 10) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body of a send from this station: its printers, when it remembers any. */
+export function sendBodyOf(orgId: string): { stationPrinterIds: string[] } | undefined {
+  const ids = stationPrinterIds(orgId);
+  return ids ? { stationPrinterIds: ids } : undefined;
+}
+
 export function rememberPrinter(orgId: string, groupKey: string, printerId: string): void {
   try {
     localStorage.setItem(keyOf(orgId, groupKey), printerId);
