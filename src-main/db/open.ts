@@ -8,6 +8,7 @@ import * as schema from './schema';
 import { registerConnection } from './prepared';
 import { defaultSlowQueryReport, SLOW_QUERY_MS, timeStatement, type SlowQuery } from './slowQueries';
 import { ensurePrivateFolder } from '../app/privateFolder';
+import { casefold } from './search';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -39,6 +40,8 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     client.pragma('temp_store = MEMORY');
     // Shipment reads are built as JSON by SQLite (shipmentJson.ts); documents travel as base64.
     client.function('base64', { deterministic: true }, (value: unknown) => (Buffer.isBuffer(value) ? value.toString('base64') : value));
+    // Searches on names fold every letter's case, not only ASCII's (search.ts).
+    client.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? casefold(value) : value));
     cacheStatements(client, 1000, (statement) => timeStatement(statement, options.slowQueryMs ?? SLOW_QUERY_MS, options.onSlowQuery ?? defaultSlowQueryReport));
     const db = drizzle(client, { schema }) as Db;
     migrate(db, { migrationsFolder });

@@ -3,7 +3,7 @@
  * status and shipment count are derived from its shipments by allocation.ts; here status is only
  * ever set to `cancelled`, which sticks.
  */
-import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { ApiError } from '../../../src-shared/errors';
 import type { Page } from '../../../src-shared/schemas/common';
@@ -21,6 +21,7 @@ import type { OrderChannelType } from '../../../src-shared/schemas/orderChannel'
 import { orderChannels, orderLines, orders, parcelOrderLines, shipments, shippingRules, type ShippingAddress } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
+import { containsCode, containsName } from '../../db/search';
 import type { AppContext } from '../../app/context';
 import { emitEvent } from '../events';
 import { findOrderChannelRow } from '../orderChannels';
@@ -255,23 +256,13 @@ export function createOrder(app: AppContext, orgId: string, input: OrderCreateIn
 
 // ---- Reading ----
 
-/** Escapes LIKE wildcards so a search for "50%" finds that text; used with `escape '\'`. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** SQLite's LIKE ignores case for ASCII letters only; that covers order numbers and e-mail addresses. */
-function contains(column: Column, search: string): SQL {
-  return sql`${column} like ${likePattern(search)} escape '\\'`;
-}
-
 /** Interface §2.10 summaries, newest first; filters status, channel and a search over number and customer. */
 export function listOrders(app: AppContext, orgId: string, query: OrderListQuery): Page<OrderSummary> {
   const filters: (SQL | undefined)[] = [eq(orders.orgId, orgId)];
   if (query.status) filters.push(eq(orders.status, query.status));
   if (query.orderChannelId) filters.push(eq(orders.orderChannelId, query.orderChannelId));
   if (query.search) {
-    filters.push(or(contains(orders.orderNumber, query.search), contains(orders.customerName, query.search), contains(orders.customerEmail, query.search)));
+    filters.push(or(containsCode(orders.orderNumber, query.search), containsName(orders.customerName, query.search), containsCode(orders.customerEmail, query.search)));
   }
   const where = and(...filters);
   const total = app.db.select({ n: count() }).from(orders).where(where).get()?.n ?? 0;

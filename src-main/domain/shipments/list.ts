@@ -6,22 +6,18 @@ import { senderAddresses, shipmentCounts, shipments } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { paginate } from '../pagination';
+import { containsCode } from '../../db/search';
 import { toSenderAddress } from '../senderAddresses';
 import { carrierSettingsOf } from './repository';
 
 export type ShipmentListQuery = z.output<typeof shipmentListQuery>;
-
-/** Escapes LIKE wildcards so a search for "50%" finds that text. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Interface §2.4a items, newest first, with the sender address each was sent from. */
 export function listShipments(app: AppContext, orgId: string, query: ShipmentListQuery): Page<ShipmentListItem> {
   const filters: SQL[] = [eq(shipments.orgId, orgId)];
   if (query.status) filters.push(eq(shipments.status, query.status));
   if (query.orderId) filters.push(eq(shipments.orderId, query.orderId));
-  if (query.search) filters.push(sql`${shipments.reference} LIKE ${likePattern(query.search)} ESCAPE '\\'`);
+  if (query.search) filters.push(containsCode(shipments.reference, query.search));
   const where = and(...filters);
   const total =
     query.search || query.orderId
