@@ -301,3 +301,28 @@ describe('POST /orders/import', () => {
     expect(foreign.body.code).toBe('ORG_ACCESS_DENIED');
   });
 });
+
+describe('a large file', () => {
+  it('lets other requests through while it is written, and every order arrives', async () => {
+    const total = 600;
+    const csv = ['orderNumber,orderChannelId,customerName,lineName,lineQuantity']
+      .concat(Array.from({ length: total }, (_, i) => `BIG-${i},${channelId},Kunde ${i},Mug,1`))
+      .join('\n');
+    const countBig = () => (db().prepare("SELECT count(*) AS n FROM orders WHERE order_number LIKE 'BIG-%'").get() as { n: number }).n;
+    let settled = false;
+    const importing = importCsv(csv).then((res) => {
+      settled = true;
+      return res;
+    });
+    // Part of the file is written and the server is free to answer someone else.
+    await expect.poll(countBig, { interval: 1 }).toBeGreaterThan(0);
+    expect(countBig()).toBeLessThan(total);
+    const health = await t.request('GET', '/health', { token: null });
+    expect(health.status).toBe(200);
+    expect(settled).toBe(false);
+
+    const res = await importing;
+    expect(res.body).toEqual({ created: total, skipped: 0, errors: [] });
+    expect(countBig()).toBe(total);
+  });
+});
