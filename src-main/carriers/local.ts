@@ -246,7 +246,9 @@ export const localCarrier: CarrierAdapter = {
   labelDefaults: (config) => ({ size: labelSizeOf(config), format: labelFormatOf(config) }),
   book,
   redrawLabel: drawLabel,
-  // Nobody else holds the booking, so there is nothing to cancel or to ask about.
-  void: async () => ({ calls: [] }),
+  // Nobody else holds the booking: voiding it is only noted, in logs[] as the booking was.
+  void: async (_context, booking) => ({
+    calls: [{ request: { operation: 'void', trackingNumber: booking.trackingNumber }, response: { voided: true }, statusCode: null, error: null, durationMs: 0 }],
+  }),
   track: async (_context, trackingNumber) => ({ trackingNumber, events: [] }),
 };

@@ -11,12 +11,13 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ApiError, type CarrierErrorItem, type ErrorDetail } from '../../../src-shared/errors';
 import type { Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
-import { carriers, documents, orgs, shipmentLogs, shipments } from '../../db/schema';
+import { carriers, documents, orgs, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig } from '../../carriers/adapter';
-import { carrierAdapterFor, secretKeysOf } from '../../carriers/catalogue';
+import { carrierAdapterFor } from '../../carriers/catalogue';
+import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
 import { adapterConfigOf } from '../carriers';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/allocation';
@@ -42,8 +43,7 @@ export interface PreparedBooking {
   adapter: CarrierAdapter;
   config: CarrierConfig;
   /** Config keys and values that must never reach a log. */
-  secretKeys: readonly string[];
-  secretValues: readonly string[];
+  secrets: CarrierSecrets;
   request: BookingRequest;
   /** The papers the applied rule asks for (packing list, invoices), or null. */
   shippingDocuments: ShippingDocumentsPlan | null;
@@ -177,7 +177,6 @@ export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: str
   recordActivity(tx, now, shipmentId, 'status_changed', `Status ${from} → processing: booking with ${carrier.row.name}`);
   recomputeOrder(tx, now, row.orderId);
 
-  const secretKeys = secretKeysOf(carrier.row.carrierSlug);
   const product = carrier.adapter.products(carrier.config).find((candidate) => candidate.productId === row.productId);
   return {
     orgId,
@@ -187,8 +186,7 @@ export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: str
     carrierName: carrier.row.name,
     adapter: carrier.adapter,
     config: carrier.config,
-    secretKeys,
-    secretValues: secretKeys.map((key) => carrier.config[key]).filter((value): value is string => typeof value === 'string' && value !== ''),
+    secrets: carrierSecrets(carrier.row.carrierSlug, carrier.config),
     request: bookingRequest(record, carrier.adapter, carrier.config),
     shippingDocuments: planShippingDocuments(tx, record, { carrierName: carrier.row.name, productName: product?.name ?? row.productId }),
   };
@@ -252,38 +250,6 @@ export async function callCarrier(app: AppContext, prepared: PreparedBooking): P
   return { ok: true, result, shippingDocuments };
 }
 
-const MASK = '••••';
-
-/** Carrier logs keep requests and responses for support, but never a password or API key. */
-function masked(prepared: PreparedBooking, value: unknown): unknown {
-  if (typeof value === 'string') return prepared.secretValues.reduce((text, secret) => text.split(secret).join(MASK), value);
-  if (Array.isArray(value)) return value.map((item) => masked(prepared, item));
-  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, prepared.secretKeys.includes(key) ? MASK : masked(prepared, item)]),
-    );
-  }
-  return value;
-}
-
-function writeCallLogs(tx: WriteTx, now: Date, prepared: PreparedBooking, calls: readonly CarrierCallLog[]): void {
-  for (const call of calls) {
-    tx.insert(shipmentLogs)
-      .values({
-        id: newId('log'),
-        shipmentId: prepared.shipmentId,
-        direction: 'carrier',
-        request: masked(prepared, call.request) ?? null,
-        response: masked(prepared, call.response) ?? null,
-        statusCode: call.statusCode,
-        error: call.error === null ? null : (masked(prepared, call.error) as string),
-        duration: Math.round(call.durationMs),
-        createdAt: now.toISOString(),
-      })
-      .run();
-  }
-}
-
 function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result: BookingResult, papers: ShippingDocumentsResult): Shipment {
   const at = now.toISOString();
   for (const label of result.labels) {
@@ -322,7 +288,7 @@ function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result:
     .set({ status: 'dispatched', bookingStartedAt: null, trackingNumber: result.trackingNumber, trackingUrl: result.trackingUrl, updatedAt: at })
     .where(eq(shipments.id, prepared.shipmentId))
     .run();
-  writeCallLogs(tx, now, prepared, result.calls);
+  writeCarrierCalls(tx, now, prepared.shipmentId, prepared.secrets, result.calls);
   const labelCount = result.labels.length;
   const paperList = papers.documents.map((paper) => paperNames[paper.documentType]);
   recordActivity(
@@ -351,7 +317,7 @@ function writeFailure(
   prepared: PreparedBooking,
   failure: { errors: CarrierErrorItem[]; calls: readonly CarrierCallLog[]; durationMs: number },
 ): { shipment: Shipment; errors: CarrierErrorItem[] } {
-  const errors = failure.errors.map((error) => ({ code: error.code, message: masked(prepared, error.message) as string }));
+  const errors = failure.errors.map((error) => ({ code: error.code, message: masked(prepared.secrets, error.message) as string }));
   const summary = errors.map((error) => error.message).join('; ');
   setStatus(tx, now, prepared.shipmentId, 'error');
   for (const error of errors) recordError(tx, now, prepared.shipmentId, error.code, error.message);
@@ -367,7 +333,7 @@ function writeFailure(
           durationMs: failure.durationMs,
         },
       ];
-  writeCallLogs(tx, now, prepared, calls);
+  writeCarrierCalls(tx, now, prepared.shipmentId, prepared.secrets, calls);
   recordActivity(tx, now, prepared.shipmentId, 'send_failed', `Booking with ${prepared.carrierName} failed: ${summary}`);
   recomputeOrder(tx, now, prepared.orderId);
   const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { localCarrier } from '../../carriers/local';
 import { shipmentStatuses, type ShipmentStatus } from '../../../src-shared/schemas/shipment';
 import { setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
 import { allowedSources, patchTransitions } from './lifecycle';
@@ -197,5 +198,32 @@ describe('DELETE and cancel', () => {
     const res = await t.request('POST', `${base()}/${shipment.id}/cancel`);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('cancelled');
+  });
+
+  it('the void is a carrier call in logs[]; a refused void is logged too and changes nothing else (422 CARRIER_ERROR)', async () => {
+    const sent = async () => {
+      const created = (await t.request('POST', base(), { body: shipmentBody(carrierId) })).body;
+      return (await t.request('POST', `${base()}/${created.id}/send`)).body;
+    };
+    const shipment = await sent();
+    const cancelled = await t.request('POST', `${base()}/${shipment.id}/cancel`);
+    expect(cancelled.body.logs.map((log: { request: { operation: string } }) => log.request.operation)).toEqual(['book', 'void']);
+    expect(cancelled.body.logs[1]).toMatchObject({ direction: 'carrier', request: { trackingNumber: shipment.tracking.number }, error: null });
+
+    const refused = await sent();
+    const voiding = vi.spyOn(localCarrier, 'void').mockRejectedValueOnce(new Error('the carrier is closed for the night'));
+    try {
+      const res = await t.request('POST', `${base()}/${refused.id}/cancel`);
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'CARRIER_ERROR', errors: [{ code: 'VOID_FAILED', message: 'the carrier is closed for the night' }] });
+    } finally {
+      voiding.mockRestore();
+    }
+    const after = (await t.request('GET', `${base()}/${refused.id}`)).body;
+    expect(after.status).toBe('dispatched');
+    expect(after.logs.map((log: { request: { operation: string }; error: string | null }) => [log.request.operation, log.error])).toEqual([
+      ['book', null],
+      ['void', 'the carrier is closed for the night'],
+    ]);
   });
 });

@@ -6,6 +6,8 @@ import { shipments } from '../../db/schema';
 import { inWriteTransaction, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { adapterConfigOf, adapterOfRow, findCarrierRowOfBooking } from '../carriers';
+import type { CarrierCallLog } from '../../carriers/adapter';
+import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
 import { findSenderAddressRow } from '../senderAddresses';
 import { emitEvent } from '../events';
 import { linkLinesToOrders, recomputeOrder } from '../orders/allocation';
@@ -123,13 +125,12 @@ export function deleteShipment(app: AppContext, orgId: string, shipmentId: strin
 export async function cancelShipment(app: AppContext, orgId: string, shipmentId: string): Promise<Shipment> {
   const row = findShipmentRow(app.db, orgId, shipmentId);
   assertActionAllowed('cancel', shipmentId, row.status as ShipmentStatus);
-  if ((row.status === 'dispatched' || row.status === 'partly_dispatched') && row.trackingNumber) {
-    await voidBooking(app, orgId, row);
-  }
+  const voided = (row.status === 'dispatched' || row.status === 'partly_dispatched') && row.trackingNumber ? await voidBooking(app, orgId, row) : null;
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
     // Re-read: another request may have changed the shipment while the carrier was called.
     const current = findShipmentRow(tx, orgId, shipmentId);
+    if (voided) writeCarrierCalls(tx, now, shipmentId, voided.secrets, voided.calls);
     assertActionAllowed('cancel', shipmentId, current.status as ShipmentStatus);
     tx.update(shipments).set({ status: 'cancelled', updatedAt: now.toISOString() }).where(eq(shipments.id, shipmentId)).run();
     recordActivity(tx, now, shipmentId, 'cancelled', current.trackingNumber ? `Cancelled; booking ${current.trackingNumber} voided` : 'Cancelled');
@@ -140,24 +141,33 @@ export async function cancelShipment(app: AppContext, orgId: string, shipmentId:
   });
 }
 
-async function voidBooking(app: AppContext, orgId: string, row: ShipmentRow): Promise<void> {
+/** The void, with the calls it made for `logs[]`; a refusal is logged too and changes nothing else. */
+async function voidBooking(app: AppContext, orgId: string, row: ShipmentRow): Promise<{ calls: CarrierCallLog[]; secrets: CarrierSecrets }> {
   const carrier = findCarrierRowOfBooking(app.db, orgId, row.carrierId);
   const adapter = adapterOfRow(carrier);
+  const config = adapterConfigOf(app, carrier);
+  const secrets = carrierSecrets(carrier.carrierSlug, config);
+  const trackingNumber = row.trackingNumber as string;
+  const started = performance.now();
   try {
-    await adapter.void(
+    const { calls } = await adapter.void(
       {
         orgId,
-        config: adapterConfigOf(app, carrier),
+        config,
         now: app.now(),
         nextTrackingSequence: () => {
           throw new Error('Voiding does not number shipments');
         },
       },
-      { shipmentId: row.id, trackingNumber: row.trackingNumber as string },
+      { shipmentId: row.id, trackingNumber },
     );
+    return { calls, secrets };
   } catch (error) {
-    throw new ApiError('CARRIER_ERROR', `The carrier did not void booking ${row.trackingNumber}; the shipment is unchanged`, {
-      errors: [{ code: 'VOID_FAILED', message: error instanceof Error ? error.message : String(error) }],
+    const message = error instanceof Error ? error.message : String(error);
+    const attempt: CarrierCallLog = { request: { operation: 'void', trackingNumber }, response: null, statusCode: null, error: message, durationMs: performance.now() - started };
+    inWriteTransaction(app.db, (tx) => writeCarrierCalls(tx, app.now(), row.id, secrets, [attempt]));
+    throw new ApiError('CARRIER_ERROR', `The carrier did not void booking ${trackingNumber}; the shipment is unchanged`, {
+      errors: [{ code: 'VOID_FAILED', message: masked(secrets, message) as string }],
     });
   }
 }
