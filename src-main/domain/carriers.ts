@@ -36,35 +36,6 @@ function toCarrier(app: AppContext, row: Row, address: AddressRow): Carrier {
   return { ...toCarrierBase(app, row), senderAddress: toSenderAddress(address) };
 }
 
-/**
- * The carrier's product with the services asked for, or 400 VALIDATION_FAILED at
- * `<path>.productId` / `<path>.services`. Rules and shipments both choose carriers through this.
- */
-export function assertCarrierOffers(
-  app: AppContext,
-  carrier: Row,
-  choice: { productId: string; services: readonly string[] },
-  path: (string | number)[] = [],
-): CarrierProduct {
-  const products = adapterOfRow(carrier).products(adapterConfigOf(app, carrier));
-  const product = products.find((candidate) => candidate.productId === choice.productId);
-  if (!product) {
-    throw validationError('body', [
-      { path: [...path, 'productId'], message: `Carrier ${carrier.name} has no product ${choice.productId}; it offers ${products.map((p) => p.productId).join(', ')}` },
-    ]);
-  }
-  const unknown = choice.services.filter((service) => !product.services.some((offered) => offered.serviceId === service));
-  if (unknown.length) {
-    throw validationError('body', [
-      {
-        path: [...path, 'services'],
-        message: `Product ${product.productId} has no service ${unknown.join(', ')}; it offers ${product.services.map((s) => s.serviceId).join(', ') || 'none'}`,
-      },
-    ]);
-  }
-  return product;
-}
-
 const live = (orgId: string | Placeholder) => and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt));
 
 /** Carriers with their sender address. A live carrier's address is live: its delete is refused meanwhile. */

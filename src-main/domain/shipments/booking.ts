@@ -96,13 +96,23 @@ function completenessProblems(
     });
     return { problems };
   }
+  // What the carrier offers is checked here, not when the shipment or rule is written (decisions §8).
   const config = adapterConfigOf(app, carrierRow);
   const products = adapter.products(config);
-  if (!products.some((product) => product.productId === row.productId)) {
+  const product = products.find((candidate) => candidate.productId === row.productId);
+  if (!product) {
     problems.push({
       path: 'carrierSettings.productId',
-      message: `a product ${carrierRow.name} offers: ${row.productId} is not one of ${products.map((product) => product.productId).join(', ')}`,
+      message: `a product ${carrierRow.name} offers: ${row.productId} is not one of ${products.map((candidate) => candidate.productId).join(', ')}`,
     });
+  } else {
+    const unknown = row.services.filter((service) => !product.services.some((offered) => offered.serviceId === service));
+    if (unknown.length) {
+      problems.push({
+        path: 'carrierSettings.services',
+        message: `services ${product.productId} offers: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not among ${product.services.map((offered) => offered.serviceId).join(', ') || 'none'}`,
+      });
+    }
   }
   return { problems, carrier: { row: carrierRow, adapter, config } };
 }

@@ -39,12 +39,18 @@ describe('shipment create, read and list', () => {
     expect(b.reference).toBe('ORDER-77');
   });
 
-  it('rejects unknown products, services, carriers and sender addresses', async () => {
-    const product = await t.request('POST', base(), { body: shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'nope' } }) });
-    expect(product.status).toBe(400);
-    expect(product.body.details[0].path).toBe('body.carrierSettings.productId');
+  it('rejects unknown carriers and sender addresses; a product or service the carrier does not offer is refused at send (decisions §8)', async () => {
+    const product = await t.request('POST', base(), { body: shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'standard' } }) });
+    expect(product.status).toBe(201);
+    expect(product.body.carrierSettings).toMatchObject({ productId: 'standard' });
+    const unsendable = await t.request('POST', `${base()}/${product.body.id}/send`);
+    expect(unsendable.status).toBe(422);
+    expect(unsendable.body).toMatchObject({ code: 'SHIPMENT_INCOMPLETE', details: [{ path: 'carrierSettings.productId', message: expect.stringContaining('standard is not one of local_parcel') }] });
     const service = await t.request('POST', base(), { body: shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'local_parcel', services: ['teleport'] } }) });
-    expect(service.status).toBe(400);
+    expect(service.status).toBe(201);
+    const noTeleport = await t.request('POST', `${base()}/${service.body.id}/send`);
+    expect(noTeleport.body).toMatchObject({ code: 'SHIPMENT_INCOMPLETE', details: [{ path: 'carrierSettings.services', message: expect.stringContaining('teleport is not among') }] });
+    expect((await t.request('GET', `${base()}/${service.body.id}`)).body.status).toBe('pending');
     const carrier = await t.request('POST', base(), { body: shipmentBody('car_unknown') });
     expect(carrier.body.code).toBe('CARRIER_NOT_FOUND');
     const address = await t.request('POST', base(), { body: shipmentBody(carrierId, { senderAddressId: 'adr_unknown' }) });

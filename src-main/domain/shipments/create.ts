@@ -12,7 +12,7 @@ import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/open';
 import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/context';
-import { assertCarrierOffers, findCarrierRow } from '../carriers';
+import { findCarrierRow } from '../carriers';
 import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses';
 import { findOrgRow } from '../orgs';
 import { emitEvents } from '../events';
@@ -71,9 +71,12 @@ export function nextReferences(tx: WriteTx, orgId: string, count: number): strin
   return Array.from({ length: count }, (_, i) => `SHP-${String(last - count + 1 + i).padStart(6, '0')}`);
 }
 
-/** The carrier must be live in the organization and offer the product and services asked for. */
-export function checkCarrierChoice(app: AppContext, db: ReadDb, orgId: string, choice: CarrierChoice, path: (string | number)[]): void {
-  assertCarrierOffers(app, findCarrierRow(db, orgId, choice.carrierId), choice, path);
+/**
+ * The carrier must be live in the organization (404 otherwise). Whether it offers the product and
+ * services is checked when the shipment is sent (decisions §8 "known product"), as for every shipment.
+ */
+export function checkCarrierChoice(db: ReadDb, orgId: string, choice: CarrierChoice): void {
+  findCarrierRow(db, orgId, choice.carrierId);
 }
 
 /** decisions §5: the sender party built from the sender address, named after the company. */
@@ -171,7 +174,6 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
     const carrier = findCarrierRow(tx, orgId, input.carrierSettings.carrierId);
-    assertCarrierOffers(app, carrier, input.carrierSettings, ['carrierSettings']);
     const senderAddressId = input.senderAddressId ?? carrier.senderAddressId;
     const senderAddress = findSenderAddressRow(tx, orgId, senderAddressId);
 

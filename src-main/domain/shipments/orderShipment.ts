@@ -36,7 +36,7 @@ function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: Order
       services: input.services ?? [],
       additionalParameters: input.additionalParameters ?? {},
     };
-    checkCarrierChoice(app, tx, orgId, carrier, []);
+    checkCarrierChoice(tx, orgId, carrier);
     return { carrier, ruleId: null, ruleName: null, ruleSenderAddressId: null };
   }
   const rule = order.shippingRuleId

@@ -184,7 +184,7 @@ function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: 
     additionalParameters: override.additionalParameters ?? source.additionalParameters,
   };
   const overridden = [override.carrierId, override.productId, override.services, override.additionalParameters].some((value) => value !== undefined);
-  if (overridden) checkCarrierChoice(app, db, source.orgId, choice, []);
+  if (overridden) checkCarrierChoice(db, source.orgId, choice);
   return { choice, overridden };
 }
 

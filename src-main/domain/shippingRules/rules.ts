@@ -16,7 +16,7 @@ import { carriers, printers, senderAddresses, shippingRules } from '../../db/sch
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
-import { assertCarrierOffers, findCarrierRow, toCarrierBase } from '../carriers';
+import { findCarrierRow, toCarrierBase } from '../carriers';
 import { assertWithinLimit } from '../plans';
 import { paginate } from '../pagination';
 import { findSenderAddressRow, toSenderAddress } from '../senderAddresses';
@@ -100,9 +100,9 @@ function assertLivePrinter(db: ReadDb, orgId: string, printerId: string | null):
 }
 
 /** Every reference of the rule as it will be stored; runs inside the writing transaction. */
-function assertReferences(app: AppContext, db: ReadDb, row: ShippingRuleRow): void {
-  const carrier = findCarrierRow(db, row.orgId, row.carrierId);
-  assertCarrierOffers(app, carrier, row);
+function assertReferences(db: ReadDb, row: ShippingRuleRow): void {
+  // The carrier must exist; its product and services are checked when a shipment is sent (decisions §8).
+  findCarrierRow(db, row.orgId, row.carrierId);
   findSenderAddressRow(db, row.orgId, row.senderAddressId);
   assertLivePrinter(db, row.orgId, row.labelPrinterId);
   assertLivePrinter(db, row.orgId, row.documentPrinterId);
@@ -144,7 +144,7 @@ export function createShippingRule(app: AppContext, orgId: string, input: Shippi
       createdAt: now,
       updatedAt: now,
     };
-    assertReferences(app, tx, row);
+    assertReferences(tx, row);
     assertWithinLimit(tx, orgId, 'shippingRules', now);
     tx.insert(shippingRules).values(row).run();
     return toShippingRule(row);
@@ -220,7 +220,7 @@ export function updateShippingRule(app: AppContext, orgId: string, ruleId: strin
     const row = findShippingRuleRow(tx, orgId, ruleId);
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<ShippingRuleRow>;
     const updated: ShippingRuleRow = { ...row, ...changes, updatedAt: app.now().toISOString() };
-    assertReferences(app, tx, updated);
+    assertReferences(tx, updated);
     tx.update(shippingRules).set(updated).where(eq(shippingRules.id, ruleId)).run();
     return toShippingRule(updated);
   });
