@@ -43,11 +43,12 @@ export function assertActionAllowed(action: ShipmentAction, shipmentId: string, 
   }
 }
 
+/** The table has no moves to the status a shipment already has: that is a 409 too, naming the moves there are. */
 export function assertTransition(shipmentId: string, from: ShipmentStatus, to: ShipmentStatus): void {
-  if (from === to) return;
   const allowed = patchTransitions[from];
   if (!allowed.includes(to)) {
     const targets = allowed.length ? `allowed: ${allowed.join(', ')}` : 'no status change is allowed by PATCH (use send or cancel)';
-    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${shipmentId} cannot move from ${from} to ${to}; ${targets}`);
+    const move = from === to ? `is already ${from}` : `cannot move from ${from} to ${to}`;
+    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${shipmentId} ${move}; ${targets}`);
   }
 }

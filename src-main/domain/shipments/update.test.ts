@@ -28,21 +28,23 @@ describe('PATCH status follows the transition table of decisions §4', () => {
 
   for (const from of shipmentStatuses) {
     const editable = (allowedSources.updateFields as readonly string[]).includes(from);
-    it(`${from} → ${from} (no move) and an empty body: ${editable ? '200' : '409'}`, async () => {
+    it(`${from} → ${from} alone: 409 (the table has no such move); with field changes and as an empty body: ${editable ? '200' : '409'}`, async () => {
       const shipment = await create();
       forceStatus(shipment.id, from);
       const events = (t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n;
-      for (const body of [{ status: from }, {}]) {
+      const same = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { status: from } });
+      expect(same.status).toBe(409);
+      expect(same.body).toMatchObject({ code: 'SHIPMENT_INVALID_STATE', message: expect.stringContaining(`is already ${from}`) });
+      // A refused move leaves no trace: no event, no new updatedAt.
+      expect((t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n).toBe(events);
+      expect((await t.request('GET', `${base()}/${shipment.id}`)).body.updatedAt).toBe(shipment.updatedAt);
+      for (const body of [{ status: from, reference: `SAME-${from}` }, {}]) {
         const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body });
         expect(res.status, JSON.stringify(body)).toBe(editable ? 200 : 409);
         if (editable) expect(res.body.activities.map((a: { action: string }) => a.action)).not.toContain('status_changed');
         else expect(res.body.code).toBe('SHIPMENT_INVALID_STATE');
       }
-      // A refused edit leaves no trace: no event, no new updatedAt.
-      if (!editable) {
-        expect((t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n).toBe(events);
-        expect((await t.request('GET', `${base()}/${shipment.id}`)).body.updatedAt).toBe(shipment.updatedAt);
-      }
+      if (!editable) expect((t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n).toBe(events);
     });
     for (const to of shipmentStatuses) {
       if (from === to) continue;

@@ -36,10 +36,12 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
     const from = row.status as ShipmentStatus;
     const { status: target, ...fields } = input;
     const changesFields = Object.values(fields).some((value) => value !== undefined);
-    // Only a real status move is judged by the transition table; anything else — fields, an empty
-    // body, the status it already has — is an edit, refused once the shipment is booked or cancelled.
-    if (target === undefined || target === from || changesFields) assertActionAllowed('updateFields', shipmentId, from);
-    if (target !== undefined) assertTransition(shipmentId, from, target);
+    // A status is judged by the transition table (decisions §4), which has no move to the status the
+    // shipment already has: sent alone, that is a 409; next to field changes it changes nothing. Field
+    // changes and an empty body are edits, refused once the shipment is booked or cancelled.
+    const moves = target !== undefined && !(target === from && changesFields);
+    if (!moves || changesFields) assertActionAllowed('updateFields', shipmentId, from);
+    if (moves) assertTransition(shipmentId, from, target);
 
     const changes: ShipmentChanges = {};
     if (input.reference !== undefined) changes.reference = input.reference;
