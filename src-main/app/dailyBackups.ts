@@ -12,6 +12,7 @@ import type { AppContext } from './context';
 import { durable } from '../db/tx';
 import { repeatInBackground, type BackgroundTask } from './backgroundTask';
 import { ensurePrivateFolder } from './privateFolder';
+import { pruneDeliveredEvents } from '../domain/outboxRetention';
 
 export const DAILY_BACKUPS_KEPT = 7;
 const HOUR_MS = 60 * 60 * 1000;
@@ -62,8 +63,15 @@ export async function takeDailyBackup(app: AppContext): Promise<string | null> {
   return file;
 }
 
-/** Takes the day's backup now and checks again every hour; the timer keeps no process alive. */
+/**
+ * Now and every hour: outbox events past their retention go (outboxRetention.ts), then the day's
+ * backup is taken unless it exists — so backups carry no expired payloads. The timer keeps no process
+ * alive.
+ */
 export function startDailyBackups(app: AppContext, intervalMs = HOUR_MS): BackgroundTask {
-  // A failed backup (a full disk, say) must not stop the app; the next hour tries again.
-  return repeatInBackground('Daily backup', intervalMs, () => takeDailyBackup(app));
+  // A failed run (a full disk, say) must not stop the app; the next hour tries again.
+  return repeatInBackground('Daily upkeep', intervalMs, async () => {
+    await pruneDeliveredEvents(app);
+    return takeDailyBackup(app);
+  });
 }

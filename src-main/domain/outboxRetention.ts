@@ -1,0 +1,33 @@
+/**
+ * How long the outbox keeps an event (decisions §10). Every change writes its event with the whole
+ * resource in it — a shipment's five or so events weigh about 10 kB — so a warehouse's database and
+ * each of its seven daily backups would grow by gigabytes a year for payloads nobody reads again.
+ * An event goes once it is dispatched to the webhooks, older than the retention period and not
+ * awaited by a delivery retry (the last one comes under eight hours after the first). The delivery
+ * records, which name the event by id and type, stay as the history.
+ */
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../app/context';
+import { inWriteTransaction } from '../db/tx';
+
+export const OUTBOX_RETENTION_DAYS = 30;
+const BATCH = 500;
+
+/** Deletes expired events in batches, letting other work through between them; answers how many. */
+export async function pruneDeliveredEvents(app: AppContext): Promise<number> {
+  const before = new Date(app.now().getTime() - OUTBOX_RETENTION_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  let total = 0;
+  for (;;) {
+    const deleted = inWriteTransaction(app.db, (tx) =>
+      tx.run(sql`
+        DELETE FROM outbox_events WHERE rowid IN (
+          SELECT rowid FROM outbox_events
+          WHERE dispatched_at IS NOT NULL AND created_at < ${before}
+            AND id NOT IN (SELECT event_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL)
+          LIMIT ${BATCH})`),
+    ).changes;
+    total += deleted;
+    if (deleted < BATCH) return total;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
