@@ -44,6 +44,11 @@ export function planLabelRedraw(app: AppContext, db: ReadDb, orgId: string, docu
   };
 }
 
+/** Whether the document can be drawn again in the other format (a printer of that format can take it). */
+export function canRedraw(app: AppContext, db: ReadDb, orgId: string, document: DocumentRow): boolean {
+  return typeof planLabelRedraw(app, db, orgId, document) !== 'string';
+}
+
 /** The label in `format`, same size; 422 DOCUMENT_FORMAT_UNAVAILABLE naming why when it cannot be drawn. */
 export async function labelIn(plan: LabelRedraw | string, document: DocumentRow, format: DocumentFormat): Promise<Buffer> {
   if (typeof plan === 'string') {
