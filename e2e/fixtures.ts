@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
+import { spawnServe } from '../src-main/testing/serveProcess';
 
 export interface ShipdeskServer {
   url: string;
@@ -12,28 +12,7 @@ export interface ShipdeskServer {
 /** Starts `src-main/serve.ts` (the built renderer plus the API) on a free port and a fresh data folder. */
 export async function startServer(): Promise<ShipdeskServer & { stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src-main/serve.ts'], {
-    env: { ...process.env, SHIPDESK_PORT: '0', SHIPDESK_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start in time:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Shipdesk listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The server exited with ${code}:\n${output}`));
-    });
-  });
+  const { url, child } = await spawnServe([], { ...process.env, SHIPDESK_PORT: '0', SHIPDESK_DATA_DIR: dataDir });
   return {
     url,
     dataDir,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnServe } from '../testing/serveProcess';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -160,26 +160,9 @@ function rawGet(path: string, headers: Record<string, string>) {
 describe('src-main/serve.ts', () => {
   it('starts on a free port, serves /health without a credential and the built app (or says it is not built), and stops on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-serve-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/serve.ts', '--port', '0'], {
-      env: { ...process.env, SHIPDESK_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
+    const serve = await spawnServe(['--port', '0'], { ...process.env, SHIPDESK_DATA_DIR: dataDir });
+    const { url, child } = serve;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve.ts did not start:\n${output}`)), 30_000);
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /Shipdesk listening on (http:\/\/\S+)/.exec(output);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-        child.once('exit', (code) => reject(new Error(`serve.ts exited with ${code}:\n${output}`)));
-      });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
       const health = await fetch(`${url}/health`);
@@ -197,7 +180,7 @@ describe('src-main/serve.ts', () => {
       } else {
         await page.body?.cancel();
         await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(output).toContain('npm run build');
+        expect(serve.output()).toContain('npm run build');
       }
     } finally {
       const exited = new Promise<number | null>((resolve) => {
