@@ -205,7 +205,7 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
   const order = await test.step('orders: "New order" with three lines', async () => {
     await nav.getByRole('link', { name: 'Orders' }).click();
     await expect(heading).toHaveText('Orders');
-    await main.getByRole('button', { name: 'New order' }).click();
+    await main.getByRole('button', { name: 'New order', exact: true }).click();
     const form = page.getByRole('form', { name: 'New order' });
     await expect(form.getByLabel('Order channel')).toHaveValue(/.+/);
     await expect(form.getByLabel('Order channel').locator('option:checked')).toHaveText('Phone orders (manual)');

@@ -4,7 +4,7 @@
 # API guide's examples (scripts/check-api-docs.sh).
 # Idempotent; uses sudo when not run as root.
 set -euo pipefail
-packages=(chromium cups printer-driver-cups-pdf poppler-utils curl jq perl)
+packages=(chromium cups printer-driver-cups-pdf poppler-utils curl jq perl openssl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

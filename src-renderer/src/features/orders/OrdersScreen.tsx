@@ -12,6 +12,9 @@ import { scanMatch, stripControlCharacters, useScanReader } from '../../lib/scan
 import { useOrderList } from './listState';
 import { formatMoney } from './money';
 import { NewOrderDialog } from './OrderForm';
+import { ImportOrdersDialog } from './ImportOrdersDialog';
+import { GetNewOrdersDialog } from './GetNewOrdersDialog';
+import { storefrontChannels, useStorefrontSync } from './storefrontSync';
 
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
@@ -55,6 +58,16 @@ export function OrdersScreen() {
   const orders = useLoad(async () => ({ key, page: await client.call('orders.list', { params: { orgId }, query }) }), key);
   const rows = orders.data?.page.data ?? [];
 
+  // Orders brought in from a file or a shop show up at once: the list is asked again.
+  const [importing, setImporting] = useState(false);
+  const [syncing, setSyncing] = useState(false);
+  const shops = storefrontChannels(channels.data?.data);
+  const sync = useStorefrontSync(orgId, orders.reload);
+  const getNewOrders = () => {
+    setSyncing(true);
+    void sync.start(shops);
+  };
+
   // The search follows typing after a pause; Enter (or a scanner's end of scan) applies it at once.
   const { searchText, search, update } = list;
   useEffect(() => {
@@ -97,6 +110,14 @@ export function OrdersScreen() {
       <header className="page-header">
         <h1 id="orders-title">Orders</h1>
         <div className="actions">
+          {shops.length > 0 && (
+            <button type="button" onClick={getNewOrders} disabled={sync.running}>
+              {sync.running ? 'Getting new orders…' : 'Get new orders'}
+            </button>
+          )}
+          <button type="button" onClick={() => setImporting(true)}>
+            Import CSV…
+          </button>
           <button type="button" className="primary" onClick={() => setCreating(true)}>
             New order
           </button>
@@ -117,7 +138,7 @@ export function OrdersScreen() {
           onColumnVisibilityChange={(columnVisibility) => list.update({ columnVisibility })}
           onOpen={(order) => navigate(`/orders/${order.id}`)}
           loading={orders.loading}
-          empty={list.search || list.status || list.orderChannelId ? 'No order matches these filters.' : 'No orders yet. Import them from a channel, or make one with “New order”.'}
+          empty={list.search || list.status || list.orderChannelId ? 'No order matches these filters.' : 'No orders yet. Import a CSV file, get them from a shop, or make one with “New order”.'}
           toolbar={
             <>
               <ToolbarField label="Search">
@@ -160,6 +181,8 @@ export function OrdersScreen() {
           }
         />
       </div>
+      <ImportOrdersDialog open={importing} onClose={() => setImporting(false)} onImported={orders.reload} channels={channels.data?.data} />
+      <GetNewOrdersDialog open={syncing} onClose={() => setSyncing(false)} sync={sync} />
       <NewOrderDialog open={creating} onClose={() => setCreating(false)} channels={channels.data?.data} channelsError={channels.error} />
     </section>
   );
