@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppContext } from './app/context';
+import { createOrderChannel } from './domain/orderChannels';
 
 /** The CLI as a script runs it: a real process on a real data folder; JSON out, error bodies on stderr. */
 let dir: string;
@@ -69,6 +71,27 @@ describe('the CLI', () => {
     // `backup --help` must not have written a file called "--help".
     expect(existsSync('--help')).toBe(false);
     expect(existsSync(join(dir, 'a.sqlite'))).toBe(false);
+  }, 60_000);
+
+  it('imports orders from a CSV file for an organization, like the API; a missing file or organization is an error body', async () => {
+    const init = JSON.parse((await cli('init', '--org', 'Csv Hall', '--email', 'csv@example.com', '--password', 'a long password', '--token')).stdout) as { orgId: string; token: string };
+    // The channel, made on the same data folder as the app would make it.
+    const app = createAppContext({ dataDir: dir });
+    const channel = createOrderChannel(app, init.orgId, { name: 'Nightly', type: 'csv', config: {} });
+    app.close();
+    const file = join(dir, 'orders.csv');
+    writeFileSync(file, `orderNumber;orderChannelId;customerName;lineName;lineQuantity;lineWeight\nN-1;${channel.id};Åse;Mug;2;0,4\nN-2;${channel.id};Bo;Tea;0;1\n`);
+    const run = await cli('orders', 'import', init.orgId, file);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ created: 1, skipped: 0, errors: [{ row: 3, message: expect.stringContaining('lineQuantity') }] });
+    const again = await cli('orders', 'import', init.orgId, file);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 1 });
+
+    const missingFile = await cli('orders', 'import', init.orgId, join(dir, 'nope.csv'));
+    expect([missingFile.code, missingFile.stdout, errorBody(missingFile).code]).toEqual([1, '', 'VALIDATION_FAILED']);
+    const unknownOrg = await cli('orders', 'import', 'org_nope', file);
+    expect(errorBody(unknownOrg).code).toBe('ORG_NOT_FOUND');
+    expect(errorBody(await cli('orders', 'import', init.orgId)).message).toContain('Missing <file>');
   }, 60_000);
 
   it('shows the help on --help with exit 0', async () => {

@@ -2,6 +2,7 @@
  * Scriptable chores: `npm run --silent cli -- <command>`. Output is JSON on stdout only; errors are
  * the API's error body on stderr with a non-zero exit code.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ApiError, validationError } from '../src-shared/errors';
@@ -16,6 +17,7 @@ import { createOrgWithOwner, findOrgRow, setPlan } from './domain/orgs';
 import { createApiToken } from './domain/apiTokens';
 import { findUser, userRoles } from './domain/auth/authenticate';
 import { addMember, cliActor } from './domain/members';
+import { importOrdersCsv } from './domain/orders/csvImport';
 
 const usage = `Usage: shipdesk <command> [options]
 
@@ -28,6 +30,10 @@ Commands:
   member add <orgId> --email <email> --role <admin|packer|viewer> [--name <name>] [--password <password>]
       Add a team member. A new email needs --name and --password; an existing user of this
       installation joins with their own name and password (so --password is refused). Prints the member.
+  orders import <orgId> <file.csv>
+      Import orders from a CSV file, as POST /orders/import does (columns in docs/api.md), with no
+      size limit. Prints {"created","skipped","errors":[{"row","message"}]}; rows with errors are
+      listed there and the exit code is still 0, as the import itself ran.
   backup <file>
       Write an online backup of the database to <file>.
   --help
@@ -111,16 +117,36 @@ async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
   return addMember(app, cliActor, orgId, parse(memberCreateBody, values));
 }
 
+/** `orders import <orgId> <file>`: a nightly CSV drop imported by a scheduled task, without a token. */
+async function ordersImport(app: AppContext, args: string[]): Promise<unknown> {
+  const { orgId, file } = positionalArgs(args, ['orgId', 'file'], 'orders import <orgId> <file.csv>');
+  findOrgRow(app.db, orgId);
+  let csv: string;
+  try {
+    csv = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ApiError('VALIDATION_FAILED', `The file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`, {
+      details: [{ path: '<file.csv>', message: 'Cannot be read' }],
+    });
+  }
+  return importOrdersCsv(app, orgId, csv);
+}
+
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(usage);
     return 0;
   }
-  const known = command === 'init' || command === 'backup' || (command === 'org' && rest[0] === 'set-plan') || (command === 'member' && rest[0] === 'add');
+  const known =
+    command === 'init' ||
+    command === 'backup' ||
+    (command === 'org' && rest[0] === 'set-plan') ||
+    (command === 'member' && rest[0] === 'add') ||
+    (command === 'orders' && rest[0] === 'import');
   if (!known) {
     const given = command ? `Unknown command "${argv.join(' ')}"` : 'No command given';
-    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, member add and backup (--help shows them)`);
+    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, member add, orders import and backup (--help shows them)`);
   }
   const app = createAppContext({ dataDir: defaultDataDir() });
   try {
@@ -131,6 +157,8 @@ async function run(argv: string[]): Promise<number> {
       result = setPlan(app, orgId, parse(z.enum(plans), plan));
     } else if (command === 'member') {
       result = await memberAdd(app, rest.slice(1));
+    } else if (command === 'orders') {
+      result = await ordersImport(app, rest.slice(1));
     } else {
       const { file } = positionalArgs(rest, ['file'], 'backup <file>');
       await durable(app.db);
