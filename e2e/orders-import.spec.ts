@@ -120,6 +120,16 @@ test('import CSV: good orders come in, a bad row is listed, the same file again 
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(dialog.getByRole('status').filter({ hasText: 'imported' })).toHaveText('0 orders imported, 2 already there (skipped)');
   await expect(dialog.getByRole('table', { name: 'Rows not imported' })).toBeVisible();
+  // Focus comes back to the dialog's button, so Enter or Tab carry on from there.
+  await expect(dialog.getByRole('button', { name: 'Import', exact: true })).toBeFocused();
+
+  // A shop's export has no Shipdesk channel ids: the chosen channel takes its rows.
+  await expect(dialog.getByLabel('Channel of the orders')).toHaveValue(channel.id);
+  await dialog.getByLabel('CSV file').setInputFiles({ name: 'shop-export.csv', mimeType: 'text/csv', buffer: Buffer.from('orderNumber,customerName,lineName,lineQuantity\n4001,Bo Berg,Mug,1\n') });
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(dialog.getByRole('status').filter({ hasText: 'imported' })).toHaveText('1 order imported, 0 already there (skipped)');
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(orders.getByRole('link', { name: '4001', exact: true })).toBeVisible();
 });
 
 /**

@@ -4,7 +4,7 @@ import { defineHandlers } from './types';
 
 export const orderHandlers = defineHandlers({
   'orders.create': ({ app }, { params, body }) => createOrder(app, params.orgId, body),
-  'orders.import': ({ app }, { params, body }) => importOrdersCsv(app, params.orgId, body),
+  'orders.import': ({ app }, { params, query, body }) => importOrdersCsv(app, params.orgId, body, { orderChannelId: query.orderChannelId }),
   'orders.list': ({ app }, { params, query }) => listOrders(app, params.orgId, query),
   'orders.get': ({ app }, { params }) => getOrder(app, params.orgId, params.orderId),
   'orders.update': ({ app }, { params, body }) => updateOrder(app, params.orgId, params.orderId, body),

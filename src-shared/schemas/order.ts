@@ -164,6 +164,8 @@ export const orderUpdateBody = z.strictObject({
 export type OrderUpdateInput = z.output<typeof orderUpdateBody>;
 
 /** A CSV file of order lines (decisions §5a; columns in docs/api.md "Importing orders from CSV"). */
+/** `orderChannelId`: the channel of rows that name none (their column may then be left out). */
+export const orderImportQuery = z.strictObject({ orderChannelId: id().optional() });
 export const orderImportBody = z.string().min(1, 'The CSV file is empty').max(1024 * 1024);
 
 /** `row` counts the header as row 1, as a spreadsheet numbers rows. */

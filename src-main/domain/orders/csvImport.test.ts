@@ -289,6 +289,28 @@ describe('POST /orders/import', () => {
     expect(plain.status).toBe(415);
   });
 
+  it('takes the channel of rows that name none from ?orderChannelId=, so a shop export needs no Shipdesk ids', async () => {
+    const csv = 'orderNumber,customerName,lineName,lineQuantity\nX-1,Åse,Mug,1\nX-2,Bo,Tea,2\n';
+    const withoutChannel = await importCsv(csv);
+    expect(withoutChannel.status).toBe(400);
+    expect(withoutChannel.body.message).toContain('lacks the required column orderChannelId');
+
+    const res = await t.request('POST', `${importPath()}?orderChannelId=${otherChannelId}`, { rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(res.body).toEqual({ created: 2, skipped: 0, errors: [] });
+    expect(orderRows(otherChannelId).map((row) => row.orderNumber)).toEqual(expect.arrayContaining(['X-1', 'X-2']));
+    // A row that names its channel keeps it.
+    const mixed = `orderNumber,orderChannelId,lineName,lineQuantity\nX-3,${channelId},Mug,1\nX-4,,Mug,1\n`;
+    const both = await t.request('POST', `${importPath()}?orderChannelId=${otherChannelId}`, { rawBody: mixed, headers: { 'content-type': 'text/csv' } });
+    expect(both.body).toEqual({ created: 2, skipped: 0, errors: [] });
+    expect(orderRows(channelId).map((row) => row.orderNumber)).toContain('X-3');
+    expect(orderRows(otherChannelId).map((row) => row.orderNumber)).toContain('X-4');
+
+    const unknown = await t.request('POST', `${importPath()}?orderChannelId=chn_nope`, { rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(unknown.status).toBe(404);
+    const foreign = await t.request('POST', `${importPath()}?orderChannelId=${foreignChannelId}`, { rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(foreign.status).toBe(404);
+  });
+
   it('needs write:orders', async () => {
     const csv = `orderNumber,orderChannelId,lineName,lineQuantity\nF-1,${channelId},Mug,1\n`;
     const readOnly = await importCsv(csv, { token: await t.tokenWithScopes(t.org, ['read:orders']) });

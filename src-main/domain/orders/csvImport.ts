@@ -156,7 +156,7 @@ function fileError(message: string, details: string[] = [message]): ApiError {
  * The header's columns in file order, null for a column without a name (Excel keeps empty columns
  * that were once formatted); unknown, repeated or missing required columns fail the whole file.
  */
-function readHeader(header: readonly string[]): (ColumnName | null)[] {
+function readHeader(header: readonly string[], required: readonly ColumnName[]): (ColumnName | null)[] {
   const names = header.map((raw) => raw.trim());
   const unknown = names.filter((name) => name !== '' && !byLowerName.has(name.toLowerCase()));
   if (unknown.length > 0) {
@@ -169,7 +169,7 @@ function readHeader(header: readonly string[]): (ColumnName | null)[] {
   const columns = names.map((name) => (name === '' ? null : (byLowerName.get(name.toLowerCase()) as ColumnName)));
   const repeated = columns.filter((name, index) => name !== null && columns.indexOf(name) !== index);
   if (repeated.length > 0) throw fileError(`The column ${repeated[0]} appears more than once in the header row`);
-  const missing = requiredColumns.filter((name) => !columns.includes(name));
+  const missing = required.filter((name) => !columns.includes(name));
   if (missing.length > 0) throw fileError(`The header row lacks the required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   return columns;
 }
@@ -264,6 +264,7 @@ function draftOrders(
   columns: readonly (ColumnName | null)[],
   records: readonly string[][],
   separator: CsvSeparator,
+  defaultChannelId: string | undefined,
 ): { drafts: OrderDraft[]; loose: RowError[] } {
   const drafts = new Map<string, OrderDraft>();
   const loose: RowError[] = [];
@@ -289,6 +290,8 @@ function draftOrders(
       } else if (cell.value !== undefined) values[name] = cell.value;
     });
 
+    // A row that names no channel goes to the one the import was given, if any.
+    if (values.orderChannelId === undefined && defaultChannelId !== undefined) values.orderChannelId = defaultChannelId;
     const { orderNumber, orderChannelId } = values;
     if (orderNumber === undefined || orderChannelId === undefined) {
       // Without its key the row belongs to no order; it is reported on its own.
@@ -345,7 +348,16 @@ function assertUtf8(records: readonly string[][]): void {
  */
 const IMPORT_CHUNK = 100;
 
-export async function importOrdersCsv(app: AppContext, orgId: string, csv: string): Promise<OrderImportResult> {
+export interface ImportOptions {
+  /**
+   * The channel of rows that name none, so a file exported from a shop or an ERP can be imported
+   * without Shipdesk's channel ids in it; the orderChannelId column is then optional.
+   */
+  orderChannelId?: string | undefined;
+}
+
+export async function importOrdersCsv(app: AppContext, orgId: string, csv: string, options: ImportOptions = {}): Promise<OrderImportResult> {
+  if (options.orderChannelId !== undefined) findOrderChannelRow(app.db, orgId, options.orderChannelId);
   const separator = detectSeparator(csv.replace(/^\uFEFF/, ''));
   let records: string[][];
   try {
@@ -357,8 +369,9 @@ export async function importOrdersCsv(app: AppContext, orgId: string, csv: strin
   assertUtf8(records);
   const [header, ...rows] = records;
   if (!header || header.every((name) => name.trim() === '')) throw fileError('The CSV file is empty; it needs a header row and one row per order line');
-  const columns = readHeader(header);
-  const { drafts, loose } = draftOrders(columns, rows, separator);
+  const required = options.orderChannelId === undefined ? requiredColumns : requiredColumns.filter((name) => name !== 'orderChannelId');
+  const columns = readHeader(header, required);
+  const { drafts, loose } = draftOrders(columns, rows, separator, options.orderChannelId);
   if (drafts.length === 0 && loose.length === 0) throw fileError('The CSV file has a header row but no order rows');
 
   const errors: RowError[] = [...loose];

@@ -7,6 +7,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions } from '../../components/forms';
 import { fileSize, importedSummary } from './importCounts';
+import { useInitialFocus } from '../shipments/useInitialFocus';
 
 /**
  * Brings orders in from a spreadsheet's CSV file (docs/api.md §9.6). The server checks every row;
@@ -23,10 +24,16 @@ export function ImportOrdersDialog({ open, onClose, onImported, channels }: { op
 
 function ImportOrdersPanel({ onClose, onImported, channels }: { onClose: () => void; onImported: () => void; channels: OrderChannel[] }) {
   const orgId = useOrgId();
+  // Rows that name no channel go to this one: a file from a shop or an ERP has no Shipdesk ids.
+  // Until the user picks, a CSV channel (else the first); the channels may arrive after the dialog.
+  const [picked, setChannelId] = useState<string | null>(null);
+  const channelId = picked ?? (channels.find((channel) => channel.type === 'csv') ?? channels[0])?.id ?? '';
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<OrderImportResult | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // Import is disabled while it runs, which drops focus to the page: it comes back when the answer is in.
+  const importButton = useInitialFocus<HTMLButtonElement>(!busy && (result !== null || error !== null));
 
   const importFile = async () => {
     if (!file) return;
@@ -36,7 +43,7 @@ function ImportOrdersPanel({ onClose, onImported, channels }: { onClose: () => v
     try {
       // Decoded as UTF-8: a file in another encoding keeps its U+FFFD marks and the server refuses it.
       const text = await file.text();
-      setResult(await client.call('orders.import', { params: { orgId }, body: text }));
+      setResult(await client.call('orders.import', { params: { orgId }, query: channelId ? { orderChannelId: channelId } : {}, body: text }));
       onImported();
     } catch (caught) {
       setError(caught);
@@ -48,6 +55,16 @@ function ImportOrdersPanel({ onClose, onImported, channels }: { onClose: () => v
   return (
     <div>
       <CsvColumnsHint channels={channels} />
+      <Field label="Channel of the orders" hint="For rows without an orderChannelId; a row that names one keeps it">
+        <select value={channelId} disabled={busy} onChange={(event) => setChannelId(event.target.value)}>
+          <option value="">None: every row names its channel</option>
+          {channels.map((channel) => (
+            <option key={channel.id} value={channel.id}>
+              {channel.name}
+            </option>
+          ))}
+        </select>
+      </Field>
       <Field label="CSV file">
         <input
           type="file"
@@ -76,7 +93,7 @@ function ImportOrdersPanel({ onClose, onImported, channels }: { onClose: () => v
         <button type="button" onClick={onClose}>
           Close
         </button>
-        <button type="button" className="primary" disabled={!file || busy} onClick={() => void importFile()}>
+        <button type="button" className="primary" disabled={!file || busy} onClick={() => void importFile()} ref={importButton}>
           {busy ? 'Importing…' : 'Import'}
         </button>
       </FormActions>
@@ -89,9 +106,9 @@ function CsvColumnsHint({ channels }: { channels: OrderChannel[] }) {
   return (
     <div className="import-hint">
       <p>
-        One row per order line, with a header row. Required columns: <code>orderNumber</code>, <code>orderChannelId</code>, <code>lineName</code>,{' '}
-        <code>lineQuantity</code>. Customer, shipping address and other line columns are optional; all are listed in the API guide under “Importing
-        orders from CSV”.
+        One row per order line, with a header row. Required columns: <code>orderNumber</code>, <code>lineName</code>, <code>lineQuantity</code>,
+        and <code>orderChannelId</code> unless a channel is chosen below. Customer, shipping address and other line columns are optional; all are
+        listed in the API guide under “Importing orders from CSV”.
       </p>
       <p className="muted">Save from the spreadsheet as “CSV UTF-8”, comma or semicolon separated. Orders already imported are skipped, so a fixed file can be imported again.</p>
       {channels.length > 0 && (
