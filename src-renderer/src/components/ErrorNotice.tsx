@@ -49,7 +49,15 @@ export function fieldLabel(path: string): string {
 
 export function describeError(error: unknown): DescribedError {
   if (error instanceof ApiError) {
-    const fieldProblems = (error.details ?? []).map((detail) => `${fieldLabel(detail.path) || 'request'}: ${detail.message}`);
+    // A problem of the whole body (a file that cannot be read) has no field to name; each is said once.
+    const fieldProblems = [
+      ...new Set(
+        (error.details ?? []).map((detail) => {
+          const label = fieldLabel(detail.path);
+          return label ? `${label}: ${detail.message}` : detail.message;
+        }),
+      ),
+    ];
     return {
       summary: plainWords[error.code] ?? 'That did not work.',
       // For field problems the list says it better than the server's one-line summary.

@@ -146,7 +146,7 @@ export function OrdersScreen() {
                   ref={searchBox}
                   type="search"
                   value={list.searchText}
-                  placeholder="Type or scan an order number, or a customer"
+                  placeholder="Order number or customer"
                   onChange={(event) => list.update({ searchText: stripControlCharacters(event.target.value) })}
                   onKeyDown={(event) => {
                     if (event.key === 'ArrowDown') {

@@ -133,7 +133,7 @@ function Preview({
         Shown at {size.width} × {size.height} mm. If it looks larger or smaller than a real label, your screen scaling differs from 96 dpi; the
         print is not affected.
       </p>
-      <div className="form-actions">
+      <div className="form-actions sticky">
         <button type="button" disabled={!file} ref={downloadButton} onClick={() => file && saveFile(voided ? voidFile(file, fileName) : file, fileName)}>
           Download
         </button>

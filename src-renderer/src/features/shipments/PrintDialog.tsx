@@ -9,7 +9,7 @@ import { Field } from '../../components/forms';
 import { Progress } from '../../components/Progress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { documentTitle, fetchDocument, saveFile } from './documents';
-import { mediaMismatch, preselectPrinter, printersFor, printGroups, rememberPrinter, type PrintGroup } from './printerChoice';
+import { mediaMismatch, preselectPrinter, printersFor, printGroups, rememberedPrinter, rememberPrinter, type PrintGroup } from './printerChoice';
 import { useInitialFocus } from './useInitialFocus';
 
 /**
@@ -126,7 +126,9 @@ function PrintPanel({
   };
 
   const canPrint = groups.some((group) => chosen[group.key]);
-  const printButton = useInitialFocus<HTMLButtonElement>(canPrint);
+  // Focus starts on Print once a printer is chosen, and comes back to it (now "Print again") when
+  // the jobs have finished: the button was disabled meanwhile, which drops focus to the page.
+  const printButton = useInitialFocus<HTMLButtonElement>(canPrint && !busy);
   const finished = jobs.filter((job) => job.status === 'done' || job.status === 'failed').length;
 
   return (
@@ -144,6 +146,7 @@ function PrintPanel({
           printers={printersFor(group, list)}
           loading={printers.loading}
           value={chosen[group.key] ?? ''}
+          remembered={rememberedPrinter(orgId, group.key) === chosen[group.key]}
           onChange={(printerId) => {
             setChosen({ ...chosen, [group.key]: printerId });
             rememberPrinter(orgId, group.key, printerId);
@@ -197,6 +200,7 @@ function PrinterChoice({
   printers,
   loading,
   value,
+  remembered,
   onChange,
   onDownload,
 }: {
@@ -204,6 +208,8 @@ function PrinterChoice({
   printers: { same: Printer[]; drawn: Printer[] };
   loading: boolean;
   value: string;
+  /** Whether `value` is the printer this station remembers for the group. */
+  remembered: boolean;
   onChange: (printerId: string) => void;
   onDownload: () => void;
 }) {
@@ -234,7 +240,7 @@ function PrinterChoice({
   }
   return (
     <div className="printer-field">
-      <Field label={label} hint="Remembered on this station">
+      <Field label={label} hint={remembered ? 'Remembered on this station' : 'Remembered on this station once you print'}>
         <select value={value} onChange={(event) => onChange(event.target.value)}>
           {loading && <option value="">Loading…</option>}
           {drawn.length === 0 ? (

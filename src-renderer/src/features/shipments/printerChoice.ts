@@ -97,8 +97,9 @@ export function printersFor(group: Pick<PrintGroup, 'kind' | 'format'>, printers
 export function preselectPrinter(orgId: string, group: Pick<PrintGroup, 'key' | 'kind' | 'format' | 'size'>, printers: Printer[]): string {
   const { same, drawn } = printersFor(group, printers);
   const fitting = same.length ? same : drawn;
+  // The station's printer wins even in the other format: a send prints the rule's labels there too.
   const remembered = rememberedPrinter(orgId, group.key);
-  if (remembered && fitting.some((printer) => printer.id === remembered)) return remembered;
+  if (remembered && [...same, ...drawn].some((printer) => printer.id === remembered)) return remembered;
   const sized = fitting.filter((printer) => printer.labelSize === group.size);
   const pick = (list: Printer[]) => list.find((printer) => printer.isDefault) ?? list[0];
   return (pick(sized) ?? pick(fitting))?.id ?? '';
