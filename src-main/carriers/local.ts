@@ -6,7 +6,7 @@ import {
   type DocumentFormat,
   type LabelSize,
 } from '../../src-shared/schemas/carrier';
-import { renderLabel } from '../documents/label';
+import { renderLabel, type LabelRenderOptions } from '../documents/label';
 import type {
   BookingRequest,
   BookingResult,
@@ -207,7 +207,7 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
 }
 
 /** One parcel's label; the same drawing at booking and when it is drawn again in another format. */
-async function drawLabel(context: LabelRedrawContext, request: BookingRequest, parcelId: string, label: LabelSpec): Promise<Buffer> {
+async function drawLabel(context: LabelRedrawContext, request: BookingRequest, parcelId: string, label: LabelSpec, options: LabelRenderOptions = {}): Promise<Buffer> {
   const index = request.parcels.findIndex((parcel) => parcel.parcelId === parcelId);
   const parcel = request.parcels[index];
   if (!parcel) throw new Error(`Parcel ${parcelId} is not part of shipment ${request.reference}`);
@@ -228,6 +228,7 @@ async function drawLabel(context: LabelRedrawContext, request: BookingRequest, p
     },
     label.format,
     label.size,
+    options,
   );
 }
 
@@ -245,7 +246,8 @@ export const localCarrier: CarrierAdapter = {
   products: () => products,
   labelDefaults: (config) => ({ size: labelSizeOf(config), format: labelFormatOf(config) }),
   book,
-  redrawLabel: drawLabel,
+  // Drawn again for a screen or an office printer: its font embedded, so nothing is cut off.
+  redrawLabel: (context, request, parcelId, label) => drawLabel(context, request, parcelId, label, { embedFont: true }),
   // Nobody else holds the booking: voiding it is only noted, in logs[] as the booking was.
   void: async (_context, booking) => ({
     calls: [{ request: { operation: 'void', trackingNumber: booking.trackingNumber }, response: { voided: true }, statusCode: null, error: null, durationMs: 0 }],

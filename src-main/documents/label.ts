@@ -2,7 +2,7 @@ import { deflateSync } from 'node:zlib';
 import bwipjs from 'bwip-js/node';
 import { PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { DocumentFormat, LabelSize } from '../../src-shared/schemas/carrier';
-import { cleanText, fontsFor, standardFonts, toCharacterSet, type DocumentFonts } from './documentFonts';
+import { cleanText, fontsFor, standardFonts, toCharacterSet, unicodeFonts, type DocumentFonts } from './documentFonts';
 import { POINTS_PER_MM, ZPL_DOTS_PER_MM, labelDimensions } from './labelSizes';
 
 /**
@@ -57,10 +57,28 @@ export class LabelRenderError extends Error {
   }
 }
 
-export async function renderLabel(data: LabelData, format: DocumentFormat, size: LabelSize): Promise<Buffer> {
-  const fonts = format === 'pdf' ? await fontsFor(data) : await standardFonts();
+export interface LabelRenderOptions {
+  /**
+   * Embed the font even when Helvetica would do. Unembedded Helvetica is drawn with whatever stand-in
+   * the viewer or printer has, often wider, which cuts text off the label's edge; booking keeps the
+   * fast path, a label drawn again for a screen or an office printer embeds (labelRedraw.ts).
+   */
+  embedFont?: boolean;
+}
+
+export async function renderLabel(data: LabelData, format: DocumentFormat, size: LabelSize, options: LabelRenderOptions = {}): Promise<Buffer> {
+  const fonts = format !== 'pdf' ? await standardFonts() : options.embedFont ? await embeddedFonts(data) : await fontsFor(data);
   const layout = layoutLabel(data, size, fonts);
   return format === 'pdf' ? renderPdf(layout) : renderZpl(layout);
+}
+
+/** The bundled Unicode font; Helvetica (and a warning from fontsFor) only if its files are missing. */
+async function embeddedFonts(data: LabelData): Promise<DocumentFonts> {
+  try {
+    return await unicodeFonts();
+  } catch {
+    return fontsFor(data);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

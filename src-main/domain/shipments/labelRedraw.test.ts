@@ -33,6 +33,8 @@ describe('a label in the other format', () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(pdf.headers.get('content-disposition')).toBe(`inline; filename="REDRAW-1-label-${second.id}.pdf"`);
+    // Its font is embedded (a viewer's or printer's stand-in for Helvetica runs wider and cuts text off).
+    expect(pdf.body.includes('/FontFile2')).toBe(true);
     const pages = await pdfPages(pdf.body);
     expect(pages).toHaveLength(1);
     expect(pages[0]?.width).toBeCloseTo(mmToPoints(labelDimensions.A6.widthMm), 0);
