@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -159,6 +159,28 @@ test('pack: scan an order, shipment by rule, send and print; repeats ignored, fo
     await expect(box).toBeFocused();
     // Nothing was printed again by looking.
     expect(labelFiles()).toHaveLength(3);
+  });
+
+  await test.step('the label printer is down: the label is not lost, and Print label offers another printer first', async () => {
+    const spareDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-pack-spare-'));
+    const downDir = `${labelsDir}-unplugged`;
+    try {
+      await api.post('/printers', { name: 'Spare printer', driver: 'file', target: spareDir, format: 'pdf', labelSize: '100X150' });
+      await order('A-1004');
+      renameSync(labelsDir, downDir); // the desk printer's share is gone
+      await scan(page, 'A-1004');
+      await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000004 Dispatched');
+      await expect(result.getByRole('alert')).toContainText('Desk printer');
+      await result.getByRole('button', { name: 'Print on another printer…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Print' });
+      await expect(dialog.getByLabel('Printer for PDF').locator('option:checked')).toHaveText('Spare printer · 100X150');
+      await dialog.getByRole('button', { name: 'Print', exact: true }).click();
+      await expect(dialog.getByRole('table', { name: 'Print jobs' })).toContainText('Done');
+      expect(readdirSync(spareDir)).toHaveLength(1);
+    } finally {
+      if (existsSync(downDir)) renameSync(downDir, labelsDir);
+      rmSync(spareDir, { recursive: true, force: true });
+    }
   });
 });
 

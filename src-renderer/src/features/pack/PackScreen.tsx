@@ -119,10 +119,17 @@ export function PackScreen() {
           orgId={orgId}
           shipmentId={current.shipment.id}
           documents={current.shipment.documents.filter((document) => document.documentType === 'label')}
+          avoidPrinterId={failedPrinterOf(current)}
         />
       )}
     </section>
   );
+}
+
+/** The printer the label just failed on after the send, so Print label offers another one first (USERS 1: a fallback). */
+function failedPrinterOf(result: PackResult): string | null {
+  if (result.kind !== 'shipment') return null;
+  return result.print?.jobs.find((job) => job.status === 'failed')?.printerId ?? null;
 }
 
 function resultKey(result: PackResult): string {
@@ -204,7 +211,7 @@ function ShipmentResult({
         )}
         {canReprint(shipment) && (
           <button type="button" onClick={onPrint}>
-            Print label
+            {failedPrinterOf(result) ? 'Print on another printer…' : 'Print label'}
           </button>
         )}
         <Link to={`/shipments/${encodeURIComponent(shipment.id)}`}>Open {shipment.reference}</Link>
