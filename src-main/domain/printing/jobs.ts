@@ -185,7 +185,8 @@ async function runJob(app: AppContext, jobId: string): Promise<PrintJob> {
       const { document, printer, job } = attempt;
       const copies = job.copies > 1 ? ` (${job.copies} copies)` : '';
       const drawn = printer.format !== document.format ? `, drawn as ${formatWord[printer.format as DocumentFormat] ?? printer.format} for it` : '';
-      recordActivity(tx, now, document.shipmentId, 'printed', `${documentWord[document.documentType] ?? 'Document'} ${document.id} printed on ${printer.name}${copies}${drawn}`);
+      const title = documentTitle(documentsOf(tx, document.shipmentId), document.id);
+      recordActivity(tx, now, document.shipmentId, 'printed', `${title} printed on ${printer.name}${copies}${drawn}`);
     }
     return toPrintJob(finished, attempt.document.shipmentId);
   });
@@ -347,13 +348,21 @@ export async function autoPrintAfterSend(
   return acted;
 }
 
-/** "the label", "label 2 of 3", "the packing list": a document as the packer knows it on the shipment. */
-function documentName(all: Shipment['documents'], documentId: string): string {
+type NamedDocument = Pick<DocumentRow, 'id' | 'documentType'>;
+
+/** "Label", "Label 2 of 3", "Packing list": a document as the packer knows it on the shipment. */
+function documentTitle(all: readonly NamedDocument[], documentId: string): string {
   const document = all.find((candidate) => candidate.id === documentId);
-  if (!document) return `document ${documentId}`;
-  if (document.documentType !== 'label') return `the ${(documentWord[document.documentType] ?? 'document').toLowerCase()}`;
+  if (!document) return `Document ${documentId}`;
+  if (document.documentType !== 'label') return documentWord[document.documentType] ?? 'Document';
   const labels = all.filter((candidate) => candidate.documentType === 'label');
-  return labels.length === 1 ? 'the label' : `label ${labels.indexOf(document) + 1} of ${labels.length}`;
+  return labels.length === 1 ? 'Label' : `Label ${labels.indexOf(document) + 1} of ${labels.length}`;
+}
+
+/** The same inside a sentence: "the label", "label 2 of 3", "the packing list". */
+function documentName(all: readonly NamedDocument[], documentId: string): string {
+  const title = documentTitle(all, documentId);
+  return / of \d+$/.test(title) ? title.charAt(0).toLowerCase() + title.slice(1) : `the ${title.toLowerCase()}`;
 }
 
 function printerName(tx: ReadDb, printerId: string | null): string {

@@ -319,7 +319,7 @@ describe('auto-print of the papers', () => {
     expect(jobs).toHaveLength(3);
     for (const job of jobs) expect(job).toMatchObject({ printerId: printer.id, status: 'done' });
     const printedActivities = sent.activities.filter((activity: { action: string }) => activity.action === 'printed');
-    expect(printedActivities.map((activity: { description: string }) => activity.description.replace(/ doc_.*/, ''))).toEqual([
+    expect(printedActivities.map((activity: { description: string }) => activity.description.replace(/ printed on .*/, ''))).toEqual([
       'Packing list',
       'Proforma invoice',
       'Commercial invoice',
