@@ -26,6 +26,15 @@ test('first start offers setup, then the app; a second visit asks to sign in', a
   await page.getByLabel('Password').fill('a long password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
+  // A reload (F5 at the station) keeps the packer signed in; a new window does not share it.
+  await page.reload();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByText('Ann Packer')).toBeVisible();
+  const other = await page.context().newPage();
+  await other.goto('/');
+  await expect(other.getByRole('heading', { name: 'Sign in to Shipdesk' })).toBeVisible();
+  await other.close();
 });
 
 test('a settings row is deleted only after "Delete" in the confirm dialog; "Keep it" keeps it', async ({ page }) => {
