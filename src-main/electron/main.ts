@@ -142,8 +142,8 @@ function createMainWindow(): BrowserWindow {
 
   const contents = window.webContents;
   const senderId = contents.id;
-  // The session belongs to one page load: a reload shows the login form again, so main forgets too.
-  contents.on('did-navigate', () => ipc?.forget(senderId));
+  // The session belongs to the window, as the renderer's login does (sessionStorage): a reload keeps
+  // both, closing the window forgets both. Only the app's own pages load here (will-navigate below).
   contents.on('destroyed', () => ipc?.forget(senderId));
   contents.on('will-navigate', (event, url) => {
     if (!isTrustedPage(url)) event.preventDefault();
