@@ -172,8 +172,7 @@ export function ParcelsCard({ shipment, onSplit, onBatchSplit }: { shipment: Shi
         <div key={parcel.id} className="parcel">
           <div className="card-header">
             <h3>
-              Parcel {index + 1} · {formatWeight(parcel.weight, parcel.weightUnit)} · {parcel.dimensions.length} × {parcel.dimensions.width} ×{' '}
-              {parcel.dimensions.height} cm
+              Parcel {index + 1} · {formatWeight(parcel.weight, parcel.weightUnit)} · {dimensionsText(parcel.dimensions)}
             </h3>
             {(onSplit || onBatchSplit) && parcel.orderLines.length > 0 && (
               <div className="actions">
@@ -271,4 +270,9 @@ export function CarrierLogs({ shipment }: { shipment: Shipment }) {
       ))}
     </details>
   );
+}
+
+/** "30 × 20 × 10 cm"; a parcel whose measures were never given (all 0) says so instead of "0 × 0 × 0 cm". */
+function dimensionsText({ length, width, height }: { length: number; width: number; height: number }): string {
+  return length === 0 && width === 0 && height === 0 ? 'no measures given' : `${length} × ${width} × ${height} cm`;
 }
