@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { client, useLoad } from '../lib/api';
 import { useOrgId } from '../lib/session';
 import { ErrorNotice } from './ErrorNotice';
@@ -60,6 +60,12 @@ export function CarrierPicker({
   );
   const offered = (products.data ?? []).filter((product) => product.type === direction);
   const product = offered.find((candidate) => candidate.productId === value.productId);
+
+  // Where a carrier must be chosen and the organization has one, it is chosen: one click fewer.
+  const onlyCarrier = carriers.data?.data.length === 1 ? carriers.data.data[0] : undefined;
+  useEffect(() => {
+    if (keepLabel === undefined && !value.carrierId && onlyCarrier) onChange({ carrierId: onlyCarrier.id, productId: '', services: [] });
+  }, [keepLabel, value.carrierId, onlyCarrier?.id]);
 
   const toggleService = (serviceId: string) =>
     onChange({
