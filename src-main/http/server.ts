@@ -10,6 +10,7 @@ import type { BinaryResult } from '../handlers/types';
 import { allowedHostnames, hostnameOf } from './hosts';
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
+import { databaseFailure } from '../db/sqliteFailures';
 import { readRendererFile, rendererHeaders, rendererIndex, rendererPageRedirect, resolveRendererFile } from './renderer';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -206,7 +207,7 @@ function writeClientError(error: Error & { code?: string }, socket: Socket): voi
   socket.destroy(error);
 }
 
-/** Fastify's own errors (body too large, bad media type, …) mapped onto our codes. */
+/** Fastify's own errors (body too large, bad media type, …) and SQLite's mapped onto our codes. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
@@ -223,6 +224,8 @@ export function toApiError(error: unknown): ApiError {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError('BAD_REQUEST', 'A path parameter is too long');
   }
+  const database = databaseFailure(error);
+  if (database) return database;
   // Other client errors Fastify raises (4xx FST_ codes) are the client's fault too; anything else is a 500.
   const status = fastifyError.statusCode ?? 500;
   if (status === 400 || (fastifyError.code?.startsWith('FST_') && status > 400 && status < 500)) {
