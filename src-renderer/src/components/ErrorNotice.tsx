@@ -27,6 +27,7 @@ const plainWords: Partial<Record<ErrorCode, string>> = {
   PRINTER_OFFLINE: 'The printer cannot be reached.',
   RATE_LIMITED: 'Too many failed sign-ins. Wait a minute and try again.',
   INTERNAL_ERROR: 'Something went wrong inside Shipdesk.',
+  SERVICE_UNAVAILABLE: 'Shipdesk is busy or stopping; try again in a moment.',
 };
 
 export interface DescribedError {
