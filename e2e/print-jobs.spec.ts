@@ -164,9 +164,14 @@ test('Print on another printer, with a warning when its media is not the label s
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 
-  // Both jobs stay on the shipment: the failed automatic one and the reprint on the office printer.
-  await expect(row(cardJobs, 'Office A4')).toContainText('Done');
-  await expect(row(cardJobs, 'Station 1 labels')).toContainText('Failed');
+  // Both jobs stay on the shipment: the failed automatic one, settled by the reprint on the office
+  // printer, so it is no longer a problem and offers no Retry (that would print a second label).
+  await expect(cardJobs.getByRole('row').filter({ hasText: 'Done' })).toContainText('Office A4');
+  const settled = row(cardJobs, 'Station 1 labels');
+  await expect(settled).toContainText('Failed');
+  await expect(settled).toContainText('printed since on Office A4');
+  await expect(settled.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expect(main.getByRole('region', { name: 'Print jobs' }).getByRole('alert')).toHaveCount(0);
   expect(readdirSync(officeDir).filter((name) => name.startsWith('JOB-2-'))).toHaveLength(1);
 });
 

@@ -339,6 +339,23 @@ describe('print jobs', () => {
     expect(theirs.body.code).toBe('PRINT_JOB_NOT_FOUND');
   });
 
+  it('a failed job whose document printed since on another printer is not retried (no second label), 409 naming the later job', async () => {
+    const down = await createPrinter(t, { name: 'Down folder', driver: 'file', target: join(folder, 'unplugged'), format: 'pdf' });
+    const spareTarget = freshFolder('spare');
+    const spare = await createPrinter(t, { name: 'Spare folder', driver: 'file', target: spareTarget, format: 'pdf' });
+    const shipment = await sentShipment(t, shipmentBody(pdfCarrierId));
+    const [failed] = (await print(shipment.id, { printerId: down.id })).body.jobs;
+    expect(failed.status).toBe('failed');
+    const [elsewhere] = (await print(shipment.id, { printerId: spare.id })).body.jobs;
+    expect(elsewhere.status).toBe('done');
+
+    const refused = await retry(failed.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`printed since (print job ${elsewhere.id})`) });
+    expect(readdirSync(spareTarget)).toHaveLength(1);
+    expect((sql().prepare('SELECT status, attempts FROM print_jobs WHERE id = ?').get(failed.id) as { status: string; attempts: number })).toEqual({ status: 'failed', attempts: 1 });
+  });
+
   it('retry after the printer was deleted falls back to the default printer for the format', async () => {
     const doomed = await createPrinter(t, { name: 'Doomed', driver: 'file', target: join(folder, 'never'), format: 'pdf' });
     const shipment = await sentShipment(t, shipmentBody(pdfCarrierId));

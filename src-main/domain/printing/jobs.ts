@@ -5,7 +5,7 @@
  * failed job — the document stays and `retry` prints it once the printer is fixed — never a 500 and
  * never a lost label. Printing only reads documents: it never re-books a shipment.
  */
-import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, ne, type SQL } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { documentFormats, type DocumentFormat, type LabelSize } from '../../../src-shared/schemas/carrier';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
@@ -241,6 +241,19 @@ export async function retryPrintJob(app: AppContext, orgId: string, jobId: strin
     const job = findJobRow(tx, orgId, jobId);
     if (job.status === 'queued' || job.status === 'printing') {
       throw new ApiError('CONFLICT', `Print job ${jobId} is ${job.status}; wait for it to finish before printing it again`);
+    }
+    // A failure settled by a later print of the same document (on another printer, say) is not
+    // retried: that would put a second label on the parcel (USERS 4). Print makes another copy.
+    const settledBy =
+      job.status === 'failed'
+        ? tx
+            .select({ id: printJobs.id })
+            .from(printJobs)
+            .where(and(eq(printJobs.documentId, job.documentId), eq(printJobs.status, 'done'), ne(printJobs.id, job.id), gt(printJobs.updatedAt, job.updatedAt)))
+            .get()
+        : undefined;
+    if (settledBy) {
+      throw new ApiError('CONFLICT', `The document of print job ${jobId} was printed since (print job ${settledBy.id}); print it again from the shipment if another copy is wanted`);
     }
     const document = tx.select().from(documents).where(eq(documents.id, job.documentId)).get() as DocumentRow;
     assertPrintable(findShipmentRow(tx, orgId, document.shipmentId));

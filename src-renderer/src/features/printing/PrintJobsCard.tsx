@@ -4,7 +4,7 @@ import { client, useLoad } from '../../lib/api';
 import { Link } from '../../app/router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useCanWrite } from '../settings/shared';
-import { jobDocumentName, jobPrinterName, PrintJobsTable } from './PrintJobsTable';
+import { jobDocumentName, jobPrinterName, PrintJobsTable, settledFailure } from './PrintJobsTable';
 import { useJobActions } from './useJobActions';
 import { usePrintJobs } from './usePrintJobs';
 
@@ -37,7 +37,7 @@ export function PrintJobsCard({ orgId, shipment, onChanged }: { orgId: string; s
   }, [shipment, refresh]);
 
   const list = actions.merge(jobs.data?.data ?? []);
-  const failed = list.filter((job) => job.status === 'failed');
+  const failed = list.filter((job) => job.status === 'failed' && !settledFailure(list, job));
   const printerList = printers.data?.data ?? [];
   if (shipment.documents.length === 0 && list.length === 0) return null;
 

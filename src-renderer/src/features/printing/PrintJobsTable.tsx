@@ -33,6 +33,16 @@ export interface JobShipment {
  * job stands out with its reason and offers Retry (same printer, a new attempt) and "Print on another
  * printer…". Jobs of a cancelled shipment offer nothing: its labels are void.
  */
+/**
+ * The later print that settled a failed job: the same document done since (on another printer,
+ * say). Such a job is no longer a problem, and retrying it would print a second label (USERS 4);
+ * the server refuses that retry too.
+ */
+export function settledFailure(jobs: readonly PrintJob[], job: PrintJob): PrintJob | undefined {
+  if (job.status !== 'failed') return undefined;
+  return jobs.find((other) => other.id !== job.id && other.documentId === job.documentId && other.status === 'done' && other.updatedAt > job.updatedAt);
+}
+
 export function PrintJobsTable({
   label,
   jobs,
@@ -75,7 +85,8 @@ export function PrintJobsTable({
           {jobs.map((job) => {
             const shipment = shipmentOf(job);
             const voided = shipment?.status === 'cancelled';
-            const failed = job.status === 'failed';
+            const settled = settledFailure(jobs, job);
+            const failed = job.status === 'failed' && !settled;
             return (
               <tr key={job.id} className={failed ? 'job-failed' : undefined}>
                 {showShipment && (
@@ -86,6 +97,7 @@ export function PrintJobsTable({
                 <td className="wrap job-state">
                   <StatusBadge status={job.status} />
                   {failed && job.error && <span className="job-error"> {job.error}</span>}
+                  {settled && <span className="muted"> · printed since on {jobPrinterName(printers, settled.printerId)}</span>}
                   {voided && <span className="muted"> · shipment cancelled, label void</span>}
                 </td>
                 <td className="numeric">{job.attempts}</td>
