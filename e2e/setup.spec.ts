@@ -66,11 +66,15 @@ test('a settings row is deleted only after "Delete" in the confirm dialog; "Keep
   await confirm.getByRole('button', { name: 'Keep it' }).click();
   await expect(confirm).toBeHidden();
   await expect(table).toContainText('Overflow store');
+  // Focus is back on the button that opened the dialog, so the keyboard carries on from there.
+  await expect(table.getByRole('button', { name: 'Delete Overflow store' })).toBeFocused();
 
   await table.getByRole('button', { name: 'Delete Overflow store' }).click();
   await confirm.getByRole('button', { name: 'Delete sender address' }).click();
   await expect(confirm).toBeHidden();
   await expect(table).not.toContainText('Overflow store');
+  // Its row is gone: the page's main area takes focus rather than the top of the page.
+  await expect(main).toBeFocused();
 });
 
 test('team members: the owner adds a packer, who signs in to the Pack screen; a role change and a removal show at once', async ({ page }) => {

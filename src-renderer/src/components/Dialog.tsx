@@ -1,16 +1,30 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
+ * The element that last had focus. The button that opens a dialog is often re-rendered by the same
+ * click (its row's state changes) before the dialog opens, and focus has fallen to the page by then.
+ */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (event) => {
+    if (event.target instanceof HTMLElement) lastFocused = event.target;
+  });
+}
+
+/**
  * A modal dialog on the native <dialog>: focus is trapped and Escape closes it, as the browser
  * provides. Closing never loses what was typed: the caller keeps the form state.
  */
 export function Dialog({ title, open, onClose, children, wide }: { title: string; open: boolean; onClose: () => void; children: ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && active !== document.body ? active : lastFocused;
       dialog.showModal();
       // showModal() focuses the first focusable element, the close button. Start where the caller
       // marked with data-autofocus (React's autoFocus runs before showModal and is lost), else on the
@@ -24,8 +38,19 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
         );
       first?.focus();
     }
-    if (!open && dialog.open) dialog.close();
+    if (!open) {
+      if (dialog.open) dialog.close();
+      if (opener.current) returnFocus(opener.current);
+      opener.current = null;
+    }
   }, [open]);
+  // Most dialogs are unmounted by their parent rather than closed: return focus then too.
+  useEffect(
+    () => () => {
+      if (opener.current) returnFocus(opener.current);
+    },
+    [],
+  );
   return (
     <dialog ref={ref} aria-labelledby={titleId} className={wide ? 'dialog dialog-wide' : 'dialog'} onClose={onClose} onCancel={onClose}>
       <header className="dialog-header">
@@ -37,4 +62,30 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
       {open && <div className="dialog-body">{children}</div>}
     </dialog>
   );
+}
+
+/**
+ * After a dialog closes, focus goes back where it was, so Tab and Enter carry on from there and not
+ * from the top of the page. The opener is often re-rendered meanwhile (a table row after Save), so
+ * the same control is found again by its name; failing that, the page's main area takes focus.
+ * Focus someone placed on purpose meanwhile (the Pack screen's scan box) is left alone.
+ */
+function returnFocus(opener: HTMLElement): void {
+  requestAnimationFrame(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const name = opener.getAttribute('aria-label');
+    const target = opener.isConnected ? opener : name ? document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(name)}"]`) : null;
+    const main = document.getElementById('main');
+    if (!target) return main?.focus();
+    target.focus();
+    // A dialog's action often removes its opener a moment later (a deleted row leaves when the list
+    // is read again): then the main area takes focus, not the top of the page.
+    const watch = new MutationObserver(() => {
+      if (target.isConnected) return;
+      watch.disconnect();
+      if (document.activeElement === document.body) main?.focus();
+    });
+    watch.observe(document.body, { childList: true, subtree: true });
+    setTimeout(() => watch.disconnect(), 5000);
+  });
 }
