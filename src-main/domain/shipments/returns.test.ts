@@ -1,6 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderLabel } from '../../documents/label';
 import { receiverParty, senderAddressBody, setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
+import { createPrinter } from '../../testing/printing';
 import type * as registry from '../../carriers/registry';
 import type * as labelModule from '../../documents/label';
 import type { CarrierAdapter } from '../../carriers/adapter';
@@ -270,6 +274,24 @@ describe('automatic return on dispatch', () => {
     expect(sent.body.status).toBe('dispatched');
     expect(sent.body.activities.map((a: { action: string }) => a.action)).toEqual(['created', 'status_changed', 'sent', 'return_created']);
     expect(returnsOf(shipment.id)).toEqual([expect.objectContaining({ reference: 'RET-AUTO-1', status: 'dispatched' })]);
+  });
+
+  it('prints the return label with the outbound label when the rule prints labels (it goes in the parcel)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'shipdesk-return-print-'));
+    try {
+      const printer = await createPrinter(t, { name: 'Desk', driver: 'file', target: folder, format: 'pdf' });
+      const rule = await createRule({ name: 'Return in the box', carrierId, productId: 'local_parcel', autoCreateReturnShipment: true, autoPrintLabels: true, labelPrinterId: printer.id });
+      const shipment = await create(shipmentBody(carrierId, { reference: 'BOX-1' }));
+      ruleOnShipment(shipment.id, rule.id);
+      expect((await t.request('POST', `${shipmentsPath()}/${shipment.id}/send`)).status).toBe(200);
+      const [aReturn] = returnsOf(shipment.id);
+      const jobsOf = async (id: string) => (await t.request('GET', `/orgs/${org()}/print-jobs?shipmentId=${id}`)).body.data;
+      expect(await jobsOf(shipment.id)).toEqual([expect.objectContaining({ printerId: printer.id, status: 'done' })]);
+      expect(await jobsOf(aReturn!.id)).toEqual([expect.objectContaining({ printerId: printer.id, status: 'done' })]);
+      expect(readdirSync(folder).sort()).toEqual([expect.stringMatching(/^BOX-1-doc_/), expect.stringMatching(/^RET-BOX-1-doc_/)]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('keeps the send when the automatic return cannot be made, and says why on the shipment', async () => {

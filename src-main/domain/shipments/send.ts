@@ -43,7 +43,11 @@ async function afterSend(app: AppContext, orgId: string, shipment: Shipment, opt
   // Returns are outbound-only; a return sent again from error must not create a return of itself.
   if (rule.autoCreateReturnShipment && shipment.type === 'outbound' && shipment.returnForShipmentId === null) {
     try {
-      await createReturn(app, orgId, shipment.id);
+      const returned = await createReturn(app, orgId, shipment.id);
+      // The return label goes in the parcel: it prints with the outbound label, where that prints.
+      if (rule.autoPrintLabels && returned.status === 'dispatched') {
+        await autoPrintAfterSend(app, orgId, returned, { ...rule, autoPrintDocuments: false }, options.stationPrinterIds ?? []);
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       inWriteTransaction(app.db, (tx) =>
