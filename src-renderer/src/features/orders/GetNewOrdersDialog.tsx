@@ -38,7 +38,9 @@ function SyncProgress({ sync }: { sync: StorefrontSync }) {
           ? `Syncing ${current.channel.name} (${current.position} of ${total})…`
           : running
             ? 'Starting…'
-            : `Done: ${countOf(outcomes.length, 'shop')} read${failed ? `, ${failed} could not be read` : ''}.`}
+            : failed
+              ? `Done: ${outcomes.length - failed} of ${countOf(outcomes.length, 'shop')} read; ${failed} could not be read.`
+              : `Done: ${countOf(outcomes.length, 'shop')} read.`}
       </p>
       {running && <Progress label="Shops synced" done={outcomes.length} total={total} />}
     </>
