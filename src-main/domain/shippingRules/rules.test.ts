@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupLocalCarrier, shippingRuleBody, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
+import { createPrinter } from '../../testing/printing';
 
 let t: TestServer;
 let carrierId: string;
@@ -162,6 +163,14 @@ describe('shipping rule create', () => {
     const product = await t.request('POST', base(), { body: body({ productId: 'standard', services: ['insurance'] }) });
     expect(product.status).toBe(201);
     expect(product.body).toMatchObject({ productId: 'standard', services: ['insurance'] });
+  });
+
+  it('a document printer must print PDF (the papers are A4 PDFs); a label printer may be of either format', async () => {
+    const zebra = await createPrinter(t, { name: 'Zebra dock', driver: 'raw', target: '127.0.0.1:9100', format: 'zpl' });
+    const refused = await t.request('POST', base(), { body: body({ documentPrinterId: zebra.id }) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([{ path: 'body.documentPrinterId', message: 'Zebra dock prints ZPL; packing lists and invoices are PDF, so choose a PDF printer' }]);
+    expect((await t.request('POST', base(), { body: body({ labelPrinterId: zebra.id }) })).status).toBe(201);
   });
 
   it('answers 404 for unknown carriers, addresses, printers and return rules', async () => {

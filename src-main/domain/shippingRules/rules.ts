@@ -89,14 +89,28 @@ export function findShippingRuleRow(db: ReadDb, orgId: string, ruleId: string): 
   return row;
 }
 
-function assertLivePrinter(db: ReadDb, orgId: string, printerId: string | null): void {
-  if (printerId === null) return;
+function livePrinter(db: ReadDb, orgId: string, printerId: string | null): { name: string; format: string } | null {
+  if (printerId === null) return null;
   const row = db
-    .select({ id: printers.id })
+    .select({ name: printers.name, format: printers.format })
     .from(printers)
     .where(and(eq(printers.orgId, orgId), isNull(printers.deletedAt), eq(printers.id, printerId)))
     .get();
   if (!row) throw new ApiError('PRINTER_NOT_FOUND', `Printer ${printerId} does not exist in this organization`);
+  return row;
+}
+
+/**
+ * Any printer takes labels (one of the other format gets the label drawn for it), but the papers
+ * exist only as A4 PDFs: a ZPL document printer would fail every automatic print, found out at send.
+ */
+function assertDocumentPrinter(db: ReadDb, orgId: string, printerId: string | null): void {
+  const printer = livePrinter(db, orgId, printerId);
+  if (printer && printer.format !== 'pdf') {
+    throw validationError('body', [
+      { path: ['documentPrinterId'], message: `${printer.name} prints ${printer.format.toUpperCase()}; packing lists and invoices are PDF, so choose a PDF printer` },
+    ]);
+  }
 }
 
 /** Every reference of the rule as it will be stored; runs inside the writing transaction. */
@@ -104,8 +118,8 @@ function assertReferences(db: ReadDb, row: ShippingRuleRow): void {
   // The carrier must exist; its product and services are checked when a shipment is sent (decisions §8).
   findCarrierRow(db, row.orgId, row.carrierId);
   findSenderAddressRow(db, row.orgId, row.senderAddressId);
-  assertLivePrinter(db, row.orgId, row.labelPrinterId);
-  assertLivePrinter(db, row.orgId, row.documentPrinterId);
+  livePrinter(db, row.orgId, row.labelPrinterId);
+  assertDocumentPrinter(db, row.orgId, row.documentPrinterId);
   if (row.returnShippingRuleId !== null) {
     if (row.returnShippingRuleId === row.id) {
       throw validationError('body', [{ path: ['returnShippingRuleId'], message: 'A rule cannot be its own return rule' }]);
