@@ -152,7 +152,8 @@ export function ShippingRuleFields({
     <Field label={label} error={errors[key]} hint={choices.printers === null ? 'Printers could not be listed; the current choice is kept.' : undefined}>
       <select value={draft[key]} onChange={(event) => set(key, event.target.value)} disabled={choices.printers === null}>
         <option value="">The default printer for the format</option>
-        {(choices.printers ?? []).map((printer) => (
+        {/* Papers are A4 PDFs: only PDF printers take them (the server refuses others too). */}
+        {(choices.printers ?? []).filter((printer) => key === 'labelPrinterId' || printer.format === 'pdf').map((printer) => (
           <option key={printer.id} value={printer.id}>
             {printer.name} ({printer.format.toUpperCase()}, {printer.labelSize})
           </option>
