@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures';
-import { signIn } from './seed';
+import { seedOrganization, signIn } from './seed';
+import { closedPort } from '../src-main/testing/printing';
 
 test('first start offers setup, then the app; a second visit asks to sign in', async ({ page }) => {
   await page.goto('/');
@@ -114,4 +115,20 @@ test('team members: the owner adds a packer, who signs in to the Pack screen; a 
   await expect(table).not.toContainText('Per Packer');
   const login = await page.request.post('/auth/login', { data: { email: 'per@acme.example', password: 'packing all day' } });
   expect(((await login.json()) as { orgs: unknown[] }).orgs).toEqual([]);
+});
+
+test('webhooks: a test call and the calls made, with why one failed', async ({ page }) => {
+  // The file's server is shared: seeding sets it up when this test runs on its own, else signs in.
+  const { call: api } = await seedOrganization(page.request, { orgName: 'Acme Warehouse', name: 'Ann Packer', email: 'ann@acme.example', password: 'a long password' });
+  await api('POST', '/webhooks', { name: 'ERP', url: `http://127.0.0.1:${await closedPort()}/hook`, events: ['shipment.created'] });
+  await signIn(page, 'ann@acme.example', 'a long password');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByRole('main').getByRole('button', { name: 'Calls to ERP' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Calls to ERP' });
+  await expect(dialog).toContainText('No calls yet.');
+  await dialog.getByRole('button', { name: 'Send a test call' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Failed: Request failed: ECONNREFUSED');
+  const calls = dialog.getByRole('table', { name: 'Calls to ERP' });
+  await expect(calls.getByRole('row').nth(1)).toContainText('ping');
+  await expect(calls.getByRole('row').nth(1)).toContainText('ECONNREFUSED');
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
+import { WebhookCallsDialog } from './WebhookCallsDialog';
 import { eventTypes, type EventType, type Webhook } from '../../../../src-shared/schemas/webhook';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -21,6 +22,7 @@ import {
   editDeleteColumn,
   SettingsTable,
   DeleteConfirmDialog,
+  RowActions,
 } from './shared';
 
 interface WebhookDraft {
@@ -50,6 +52,7 @@ export function WebhooksScreen() {
   const editor = useEditor<WebhookDraft>();
   const remove = useConfirmTarget<Webhook>();
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const [showingCalls, setShowingCalls] = useState<Webhook | null>(null);
   const editing = list.data?.data.find((webhook) => webhook.id === editor.key);
 
   const edit = (webhook: Webhook) =>
@@ -64,6 +67,17 @@ export function WebhooksScreen() {
       cell: ({ row }) => (row.original.events.length === eventTypes.length ? 'All events' : row.original.events.map(eventName).join(', ')),
     },
     { id: 'active', header: 'State', cell: ({ row }) => <StatusBadge status={row.original.isActive ? 'active' : 'paused'} /> },
+    {
+      id: 'calls',
+      header: 'Calls',
+      cell: ({ row }) => (
+        <RowActions>
+          <button type="button" onClick={() => setShowingCalls(row.original)} aria-label={`Calls to ${row.original.name}`}>
+            Calls…
+          </button>
+        </RowActions>
+      ),
+    },
   ];
   if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
 
@@ -121,6 +135,8 @@ export function WebhooksScreen() {
           </div>
         )}
       </Dialog>
+
+      <WebhookCallsDialog webhook={showingCalls} onClose={() => setShowingCalls(null)} canWrite={canWrite} />
 
       <DeleteConfirmDialog
         confirm={remove}
