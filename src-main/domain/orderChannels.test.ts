@@ -53,6 +53,10 @@ describe('order channels', () => {
     const shop = await call('POST', base, { body: shopify({ shopDomain: 'Acme.myshopify.com' }) });
     expect(shop.status).toBe(201);
     expect(shop.body.config).toEqual({ shopDomain: 'acme.myshopify.com', accessToken: '••••cdef' });
+    // The shop's address as pasted from the browser names the same shop.
+    const fresh = await inFreshOrg();
+    const pasted = await fresh.call('POST', fresh.base, { body: shopify({ shopDomain: 'https://Acme.myshopify.com/admin/orders?x=1' }) });
+    expect(pasted.body.config.shopDomain).toBe('acme.myshopify.com');
     const woo = await call('POST', base, { body: woocommerce() });
     expect(woo.body.config).toEqual({ siteUrl: 'https://shop.acme.example', consumerKey: '••••1111', consumerSecret: '••••2222' });
 
@@ -85,7 +89,7 @@ describe('order channels', () => {
       [{ name: 'x', type: 'shopify' }, 'body.config'],
       [shopify({ shopDomain: undefined }), 'body.config.shopDomain'],
       [shopify({ shopDomain: 'acme.example.com' }), 'body.config.shopDomain'],
-      [shopify({ shopDomain: 'https://acme.myshopify.com' }), 'body.config.shopDomain'],
+      [shopify({ shopDomain: 'https://acme.example.com/admin' }), 'body.config.shopDomain'],
       [shopify({ accessToken: '' }), 'body.config.accessToken'],
       [shopify({ accessToken: undefined }), 'body.config.accessToken'],
       [shopify({ acessToken: 'typo' }), 'body.config.acessToken'],

@@ -28,7 +28,9 @@ const shopifyConfig = z.strictObject({
     .string()
     .trim()
     .toLowerCase()
-    .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "Must be the shop's myshopify.com domain, e.g. acme.myshopify.com"),
+    // A URL pasted from the browser's address bar (https://acme.myshopify.com/admin) names the shop too.
+    .transform((value) => value.replace(/^https?:\/\//, '').replace(/[/?#].*$/, ''))
+    .pipe(z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "Must be the shop's myshopify.com domain, e.g. acme.myshopify.com")),
   accessToken: requiredText(),
 });
 
