@@ -113,6 +113,9 @@ test('team members: the owner adds a packer, who signs in to the Pack screen; a 
   await table.getByRole('button', { name: 'Remove Per Packer' }).click();
   await page.getByRole('dialog', { name: 'Remove team member' }).getByRole('button', { name: 'Remove member' }).click();
   await expect(table).not.toContainText('Per Packer');
+  // The organization's only owner is not offered for removal (the server would refuse it).
+  await expect(table.getByRole('button', { name: 'Edit Ann Packer' })).toBeVisible();
+  await expect(table.getByRole('button', { name: 'Remove Ann Packer' })).toHaveCount(0);
   const login = await page.request.post('/auth/login', { data: { email: 'per@acme.example', password: 'packing all day' } });
   expect(((await login.json()) as { orgs: unknown[] }).orgs).toEqual([]);
 });

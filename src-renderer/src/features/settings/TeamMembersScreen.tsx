@@ -37,6 +37,11 @@ export function TeamMembersScreen() {
   const remove = useConfirmTarget<Member>();
   const editing = list.data?.data.find((member) => member.id === editor.key);
 
+  // The organization's only owner cannot be removed (the server refuses it): no button to offer it.
+  const members = list.data?.data ?? [];
+  const everyoneShown = (list.data?.total ?? 0) <= members.length;
+  const soleOwner = (member: Member) => member.role === 'owner' && everyoneShown && members.filter((other) => other.role === 'owner').length === 1;
+
   const edit = (member: Member) =>
     canWrite && editor.start(member.id, () => ({ email: member.email, name: member.name, role: member.role, password: '' }));
 
@@ -55,9 +60,11 @@ export function TeamMembersScreen() {
           <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
             Edit
           </button>
-          <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Remove ${row.original.name}`}>
-            Remove
-          </button>
+          {!soleOwner(row.original) && (
+            <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Remove ${row.original.name}`}>
+              Remove
+            </button>
+          )}
         </RowActions>
       ),
     });
