@@ -177,7 +177,7 @@ export function deleteCarrier(app: AppContext, orgId: string, carrierId: string)
       .where(and(eq(shippingRules.carrierId, carrierId), isNull(shippingRules.deletedAt)))
       .get();
     if (rule) {
-      throw new ApiError('CONFLICT', `Carrier ${carrierId} is used by shipping rule ${rule.id} (${rule.name}); change or delete the rule first`);
+      throw new ApiError('CONFLICT', `This carrier is used by shipping rule ${rule.name} (${rule.id}); change or delete the rule first`);
     }
     const now = app.now().toISOString();
     tx.update(carriers).set({ deletedAt: now, updatedAt: now }).where(eq(carriers.id, carrierId)).run();

@@ -123,7 +123,7 @@ export function deleteSenderAddress(app: AppContext, orgId: string, addressId: s
       .where(and(eq(carriers.senderAddressId, addressId), isNull(carriers.deletedAt)))
       .get();
     if (carrier) {
-      throw new ApiError('CONFLICT', `Sender address ${addressId} is used by carrier ${carrier.id} (${carrier.name}); change the carrier first`);
+      throw new ApiError('CONFLICT', `This sender address is the address of carrier ${carrier.name} (${carrier.id}); give the carrier another address first`);
     }
     const rule = tx
       .select({ id: shippingRules.id, name: shippingRules.name })
@@ -131,7 +131,7 @@ export function deleteSenderAddress(app: AppContext, orgId: string, addressId: s
       .where(and(eq(shippingRules.senderAddressId, addressId), isNull(shippingRules.deletedAt)))
       .get();
     if (rule) {
-      throw new ApiError('CONFLICT', `Sender address ${addressId} is used by shipping rule ${rule.id} (${rule.name}); change the rule first`);
+      throw new ApiError('CONFLICT', `This sender address is used by shipping rule ${rule.name} (${rule.id}); give the rule another address first`);
     }
     const now = app.now().toISOString();
     tx.update(senderAddresses).set({ deletedAt: now, updatedAt: now }).where(eq(senderAddresses.id, addressId)).run();

@@ -137,7 +137,7 @@ export function deletePrinter(app: AppContext, orgId: string, printerId: string)
       )
       .get();
     if (rule) {
-      throw new ApiError('CONFLICT', `Printer ${printerId} is used by shipping rule ${rule.id} (${rule.name}); change the rule first`);
+      throw new ApiError('CONFLICT', `This printer is used by shipping rule ${rule.name} (${rule.id}); choose another printer in the rule first`);
     }
     const now = app.now().toISOString();
     tx.update(printers).set({ deletedAt: now, isDefault: false, updatedAt: now }).where(eq(printers.id, printerId)).run();
