@@ -39,12 +39,31 @@ export interface DescribedError {
   fieldProblems: string[];
 }
 
-/** `body.parties.1.postalCode` → "parties 2 › postal code". */
+/** API field names whose words are not the ones the forms show. */
+const fieldWords: Record<string, string> = {
+  zipcode: 'postal code',
+  address1: 'address line 1',
+  address2: 'address line 2',
+  attContact: 'contact person',
+  countryCode: 'country',
+  tarrifNumber: 'tariff number',
+  orderChannelId: 'order channel',
+  senderAddressId: 'sender address',
+  carrierId: 'carrier',
+  productId: 'product',
+  labelSize: 'media loaded',
+  labelPrinterId: 'label printer',
+  documentPrinterId: 'document printer',
+  returnShippingRuleId: 'return rule',
+  orgName: 'organization name',
+};
+
+/** `body.parties.1.postalCode` → "parties 2 › postal code"; `body.zipcode` → "postal code". */
 export function fieldLabel(path: string): string {
   return path
     .replace(/^(body|query|params)\.?/, '')
     .split('.')
-    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()))
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : (fieldWords[part] ?? part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())))
     .join(' › ');
 }
 
