@@ -78,7 +78,7 @@ function choosePrinters(app: AppContext, tx: ReadDb, orgId: string, docs: readon
   for (const doc of docs) {
     const format = doc.format as DocumentFormat;
     const other = documentFormats.find((candidate) => candidate !== format) as DocumentFormat;
-    const printer = defaultFor(format) ?? (defaultFor(other) && canRedraw(app, tx, orgId, doc) ? defaultFor(other) : undefined);
+    const printer = defaultFor(format) ?? (defaultFor(other) && canRedraw(tx, orgId, doc) ? defaultFor(other) : undefined);
     if (printer) chosen.set(doc.id, printer);
     else missing.add(formatWord[format] ?? format);
   }
@@ -295,7 +295,7 @@ export function listPrintJobs(app: AppContext, orgId: string, query: PrintJobLis
  */
 function stationPrinterFor(app: AppContext, tx: ReadDb, orgId: string, doc: DocumentRow, station: readonly PrinterRow[]): PrinterRow | undefined {
   const sized = station.filter((printer) => printer.labelSize === doc.size);
-  return sized.find((printer) => printer.format === doc.format) ?? (sized.length && canRedraw(app, tx, orgId, doc) ? sized[0] : undefined);
+  return sized.find((printer) => printer.format === doc.format) ?? (sized.length && canRedraw(tx, orgId, doc) ? sized[0] : undefined);
 }
 
 /** The station's printers in the order given; unknown or deleted ids are passed over (a stale memory never blocks a send). */

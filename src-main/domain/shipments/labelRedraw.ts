@@ -9,10 +9,11 @@ import type { DocumentFormat, LabelSize } from '../../../src-shared/schemas/carr
 import type { AppContext } from '../../app/context';
 import type { BookingRequest, CarrierAdapter, LabelRedrawContext } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
+import type { carriers } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
 import { adapterConfigOf, findCarrierRowOfBooking } from '../carriers';
 import { bookingRequest } from './booking';
-import { loadShipmentRecord, type DocumentRow } from './repository';
+import { loadShipmentRecord, type DocumentRow, type ShipmentRecord } from './repository';
 
 /** Everything needed to draw one label again, read in one go so the drawing runs outside any transaction. */
 export interface LabelRedraw {
@@ -23,8 +24,19 @@ export interface LabelRedraw {
   size: LabelSize;
 }
 
-/** How to draw the label again, or why it cannot be (a clause that ends the caller's message). */
-export function planLabelRedraw(app: AppContext, db: ReadDb, orgId: string, document: DocumentRow): LabelRedraw | string {
+type CarrierRow = typeof carriers.$inferSelect;
+
+interface RedrawSource {
+  record: ShipmentRecord;
+  carrierRow: CarrierRow;
+  adapter: CarrierAdapter;
+  redraw: NonNullable<CarrierAdapter['redrawLabel']>;
+  trackingNumber: string;
+  parcelId: string;
+}
+
+/** What a label is drawn again from, or why it cannot be (a clause that ends the caller's message). */
+function redrawSource(db: ReadDb, orgId: string, document: DocumentRow): RedrawSource | string {
   if (document.documentType !== 'label' || !document.parcelId) return 'only labels can be drawn in another format';
   const record = loadShipmentRecord(db, orgId, document.shipmentId);
   const carrierRow = findCarrierRowOfBooking(db, orgId, record.row.carrierId);
@@ -34,19 +46,26 @@ export function planLabelRedraw(app: AppContext, db: ReadDb, orgId: string, docu
   if (!trackingNumber || !record.parcels.some((parcel) => parcel.id === document.parcelId)) {
     return 'the booking it was drawn for is no longer complete';
   }
-  const config = adapterConfigOf(app, carrierRow);
+  return { record, carrierRow, adapter, redraw: adapter.redrawLabel, trackingNumber, parcelId: document.parcelId };
+}
+
+/** How to draw the label again, or why it cannot be. Opens the carrier's config, so only when drawing. */
+export function planLabelRedraw(app: AppContext, db: ReadDb, orgId: string, document: DocumentRow): LabelRedraw | string {
+  const source = redrawSource(db, orgId, document);
+  if (typeof source === 'string') return source;
+  const config = adapterConfigOf(app, source.carrierRow);
   return {
-    redraw: adapter.redrawLabel,
-    context: { config, trackingNumber, bookedAt: new Date(document.createdAt) },
-    request: bookingRequest(record, adapter, config),
-    parcelId: document.parcelId,
+    redraw: source.redraw,
+    context: { config, trackingNumber: source.trackingNumber, bookedAt: new Date(document.createdAt) },
+    request: bookingRequest(source.record, source.adapter, config),
+    parcelId: source.parcelId,
     size: document.size as LabelSize,
   };
 }
 
-/** Whether the document can be drawn again in the other format (a printer of that format can take it). */
-export function canRedraw(app: AppContext, db: ReadDb, orgId: string, document: DocumentRow): boolean {
-  return typeof planLabelRedraw(app, db, orgId, document) !== 'string';
+/** Whether the document can be drawn again in the other format (a printer of that format can take it); no config opened. */
+export function canRedraw(db: ReadDb, orgId: string, document: DocumentRow): boolean {
+  return typeof redrawSource(db, orgId, document) !== 'string';
 }
 
 /** The label in `format`, same size; 422 DOCUMENT_FORMAT_UNAVAILABLE naming why when it cannot be drawn. */
