@@ -116,3 +116,32 @@ test('a ZPL label: previewed as a drawing, printed on the office PDF printer', a
     rmSync(officeDir, { recursive: true, force: true });
   }
 });
+
+/**
+ * Setting up a printer (USERS 1, 2): "Test label" prints the printer's test label at its media size,
+ * and a printer that is not there says why while setting up rather than at the first parcel.
+ */
+test('a new printer is tested from the Printers screen: the test label lands, an unreachable printer says why', async ({ page }) => {
+  const hotFolder = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-test-label-'));
+  try {
+    const { call: api } = await seedOrganization(page.request, { orgName: 'Print Hall', name: 'Per Printer', email: 'per@print.example', password: 'a long password' });
+    await api('POST', '/printers', { name: 'Dock A6 folder', driver: 'file', target: hotFolder, format: 'pdf', labelSize: 'A6' });
+    await api('POST', '/printers', { name: 'Unplugged share', driver: 'file', target: join(hotFolder, 'not-mounted'), format: 'pdf', labelSize: 'A6' });
+
+    await signIn(page, 'per@print.example', 'a long password');
+    await page.goto('/#/settings/printers');
+    await page.getByRole('button', { name: 'Print a test label on Dock A6 folder' }).click();
+    await expect(page.getByRole('status')).toContainText("Test label sent to 'Dock A6 folder'");
+    const files = readdirSync(hotFolder).filter((name) => name.endsWith('.pdf'));
+    expect(files).toHaveLength(1);
+    expect(readFileSync(join(hotFolder, files[0] as string)).subarray(0, 5).toString()).toBe('%PDF-');
+
+    await page.getByRole('button', { name: 'Print a test label on Unplugged share' }).click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('The test label did not print on Unplugged share');
+    await expect(alert).toContainText('does not exist on this computer');
+    await expect(page.getByRole('status')).toHaveCount(0);
+  } finally {
+    rmSync(hotFolder, { recursive: true, force: true });
+  }
+});

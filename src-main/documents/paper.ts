@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, type PDFFont } from 'pdf-lib';
 import { cleanText, fontsFor, toCharacterSet, type DocumentFonts } from './documentFonts';
-import { ELLIPSIS, formatDate, formatWeight, num } from './label';
+import { ELLIPSIS, formatDate, formatWeight } from './label';
+import { num } from './labelDrawing';
 import { POINTS_PER_MM, labelDimensions } from './labelSizes';
 
 /**

@@ -1,5 +1,6 @@
 import { createPrinter, deletePrinter, discoverPrinters, getPrinter, listPrinters, updatePrinter } from '../domain/printing/printers';
 import { listPrintJobs, printShipment, retryPrintJob } from '../domain/printing/jobs';
+import { printTestLabel } from '../domain/printing/testPrint';
 import { defineHandlers } from './types';
 
 export const printingHandlers = defineHandlers({
@@ -9,6 +10,7 @@ export const printingHandlers = defineHandlers({
   'printers.get': ({ app }, { params }) => getPrinter(app, params.orgId, params.printerId),
   'printers.update': ({ app }, { params, body }) => updatePrinter(app, params.orgId, params.printerId, body),
   'printers.delete': ({ app }, { params }) => deletePrinter(app, params.orgId, params.printerId),
+  'printers.test': ({ app }, { params }) => printTestLabel(app, params.orgId, params.printerId),
   'shipments.print': ({ app }, { params, body }) => printShipment(app, params.orgId, params.shipmentId, body),
   'printJobs.list': ({ app }, { params, query }) => listPrintJobs(app, params.orgId, query),
   'printJobs.retry': ({ app }, { params }) => retryPrintJob(app, params.orgId, params.jobId),

@@ -6,6 +6,7 @@ import {
   discoveredPrinterSchema,
   printerCreateBody,
   printerSchema,
+  printerTestResult,
   printerUpdateBody,
   printJobListQuery,
   printJobSchema,
@@ -41,6 +42,17 @@ export const printingOperations = [
     createBody: printerCreateBody,
     updateBody: printerUpdateBody,
     updateMethod: 'PATCH',
+  }),
+  defineOperation({
+    id: 'printers.test',
+    method: 'POST',
+    path: '/orgs/{orgId}/printers/{printerId}/test',
+    summary:
+      "Print a test label at the printer's label size and in its format (a frame inside the edges, a barcode to scan); answers once the printer or spooler has it. 422 PRINTER_OFFLINE saying why when it does not",
+    resource: 'printers',
+    body: noBody,
+    response: printerTestResult,
+    successStatus: 200,
   }),
   defineOperation({
     id: 'shipments.print',

@@ -112,6 +112,15 @@ export const discoveredPrinterSchema = z.strictObject({
 });
 export type DiscoveredPrinter = z.infer<typeof discoveredPrinterSchema>;
 
+export const printerTestResult = z.strictObject({
+  printerId: z.string(),
+  format: z.enum(documentFormats),
+  labelSize: z.enum(labelSizes),
+  printedAt: timestamp(),
+  message: z.string().describe('What was sent where, and what to look for on the label'),
+});
+export type PrinterTestResult = z.infer<typeof printerTestResult>;
+
 export const printJobSchema = z.strictObject({
   id: z.string(),
   printerId: z.string().nullable(),

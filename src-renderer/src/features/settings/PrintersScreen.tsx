@@ -8,7 +8,21 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { CheckboxField, EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable, DeleteConfirmDialog } from './shared';
+import {
+  CheckboxField,
+  EditorForm,
+  ListError,
+  PageHeader,
+  ReadOnlyNote,
+  RowActions,
+  SETTINGS_PAGE_SIZE,
+  useCanWrite,
+  useConfirmTarget,
+  useEditor,
+  editDeleteColumn,
+  SettingsTable,
+  DeleteConfirmDialog,
+} from './shared';
 
 interface PrinterDraft {
   name: string;
@@ -42,6 +56,7 @@ export function PrintersScreen() {
   const remove = useConfirmTarget<Printer>();
   const [discovering, setDiscovering] = useState(false);
   const editing = list.data?.data.find((printer) => printer.id === editor.key);
+  const test = useTestPrint();
 
   const edit = (printer: Printer) =>
     canWrite && editor.start(printer.id, () => ({ name: printer.name, driver: printer.driver, target: printer.target, format: printer.format, labelSize: printer.labelSize, isDefault: printer.isDefault }));
@@ -54,7 +69,20 @@ export function PrintersScreen() {
     { id: 'size', header: 'Media', cell: ({ row }) => row.original.labelSize },
     { id: 'default', header: 'Default', cell: ({ row }) => (row.original.isDefault ? `Default for ${row.original.format.toUpperCase()}` : '') },
   ];
-  if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
+  if (canWrite) {
+    columns.push({
+      id: 'test',
+      header: 'Test',
+      cell: ({ row }) => (
+        <RowActions>
+          <button type="button" onClick={() => void test.print(row.original)} disabled={test.printing !== null} aria-label={`Print a test label on ${row.original.name}`}>
+            {test.printing === row.original.id ? 'Printing…' : 'Test label'}
+          </button>
+        </RowActions>
+      ),
+    });
+    columns.push(editDeleteColumn(edit, remove.ask));
+  }
 
   const save = async (draft: PrinterDraft) => {
     const body = { ...draft, name: draft.name.trim(), target: draft.target.trim() };
@@ -83,6 +111,12 @@ export function PrintersScreen() {
       </PageHeader>
       <p className="lead">Where labels and documents are printed. Each format (PDF, ZPL) has one default printer; rules can name others.</p>
       {!canWrite && <ReadOnlyNote what="printers" />}
+      {test.sent && (
+        <p role="status" className="call-result ok">
+          {test.sent}
+        </p>
+      )}
+      <ErrorNotice error={test.error?.caught} title={`The test label did not print on ${test.error?.printer ?? 'the printer'}`} />
       <SettingsTable label="Printers" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No printers yet. Use “Find printers” to add one of this computer’s printers." />
 
       <Dialog title="Printers of this computer" open={discovering} onClose={() => setDiscovering(false)} wide>
@@ -106,6 +140,31 @@ export function PrintersScreen() {
       />
     </div>
   );
+}
+
+/**
+ * "Test label": prints the printer's test label (a frame just inside the edges, a barcode to scan) and
+ * says what happened above the table, so a wrong media size or a printer that is off shows while
+ * setting up, not at the first parcel.
+ */
+function useTestPrint() {
+  const orgId = useOrgId();
+  const [printing, setPrinting] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [error, setError] = useState<{ printer: string; caught: unknown } | null>(null);
+  const print = async (printer: Printer) => {
+    setPrinting(printer.id);
+    setSent(null);
+    setError(null);
+    try {
+      setSent((await client.call('printers.test', { params: { orgId, printerId: printer.id } })).message);
+    } catch (caught) {
+      setError({ printer: printer.name, caught });
+    } finally {
+      setPrinting(null);
+    }
+  };
+  return { printing, sent, error, print };
 }
 
 /** The operating system's printers, each added with one click as a PDF printer (editable after). */
