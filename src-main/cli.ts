@@ -17,6 +17,7 @@ import { createOrgWithOwner, findOrgRow, setPlan } from './domain/orgs';
 import { createApiToken } from './domain/apiTokens';
 import { findUser, userRoles } from './domain/auth/authenticate';
 import { addMember, cliActor } from './domain/members';
+import { setPasswordByEmail } from './domain/auth/passwordChange';
 import { importOrdersCsv } from './domain/orders/csvImport';
 
 const usage = `Usage: shipdesk <command> [options]
@@ -30,6 +31,9 @@ Commands:
   member add <orgId> --email <email> --role <admin|packer|viewer> [--name <name>] [--password <password>]
       Add a team member. A new email needs --name and --password; an existing user of this
       installation joins with their own name and password (so --password is refused). Prints the member.
+  user set-password --email <email> --password <password>
+      Set a user's password, e.g. for an owner who forgot theirs; their logins made before it stop
+      working. Prints {"userId","email"}.
   orders import <orgId> <file.csv>
       Import orders from a CSV file, as POST /orders/import does (columns in docs/api.md), with no
       size limit. Prints {"created","skipped","errors":[{"row","message"}]}; rows with errors are
@@ -117,6 +121,15 @@ async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
   return addMember(app, cliActor, orgId, parse(memberCreateBody, values));
 }
 
+const setPasswordInput = z.strictObject({ email: email(), password: newPassword() });
+
+/** `user set-password --email … --password …`: the machine's operator lets someone back in. */
+async function userSetPassword(app: AppContext, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' } }, strict: true });
+  const input = parse(setPasswordInput, values);
+  return setPasswordByEmail(app, input.email, input.password);
+}
+
 /** `orders import <orgId> <file>`: a nightly CSV drop imported by a scheduled task, without a token. */
 async function ordersImport(app: AppContext, args: string[]): Promise<unknown> {
   const { orgId, file } = positionalArgs(args, ['orgId', 'file'], 'orders import <orgId> <file.csv>');
@@ -143,10 +156,11 @@ async function run(argv: string[]): Promise<number> {
     command === 'backup' ||
     (command === 'org' && rest[0] === 'set-plan') ||
     (command === 'member' && rest[0] === 'add') ||
+    (command === 'user' && rest[0] === 'set-password') ||
     (command === 'orders' && rest[0] === 'import');
   if (!known) {
     const given = command ? `Unknown command "${argv.join(' ')}"` : 'No command given';
-    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, member add, orders import and backup (--help shows them)`);
+    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, member add, user set-password, orders import and backup (--help shows them)`);
   }
   const app = createAppContext({ dataDir: defaultDataDir() });
   try {
@@ -157,6 +171,8 @@ async function run(argv: string[]): Promise<number> {
       result = setPlan(app, orgId, parse(z.enum(plans), plan));
     } else if (command === 'member') {
       result = await memberAdd(app, rest.slice(1));
+    } else if (command === 'user') {
+      result = await userSetPassword(app, rest.slice(1));
     } else if (command === 'orders') {
       result = await ordersImport(app, rest.slice(1));
     } else {

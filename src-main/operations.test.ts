@@ -48,7 +48,11 @@ describe('the operation table', () => {
       expect(paths[op.path]?.[op.method.toLowerCase()], `${op.id}: OpenAPI path`).toBeDefined();
       expect(typeof (handlers as Record<string, unknown>)[op.id], `${op.id}: handler`).toBe('function');
       // A scope, or a deliberate exception: public operations check what they need themselves.
-      if (op.auth === 'credential') {
+      if (op.auth === 'credential' && op.resource === null) {
+        // Acts on the caller's own user, in no organization: any credential of theirs will do.
+        expect(['auth.changePassword'], `${op.id}: own user`).toContain(op.id);
+        expect(orgParamOf(op), `${op.id}: no organization in the path`).toBeNull();
+      } else if (op.auth === 'credential') {
         expect(scopeOf(op), `${op.id}: scope`).not.toBeNull();
         // The scope is checked against the organization in the path, so one must be there.
         expect(orgParamOf(op), `${op.id}: organization in the path`).not.toBeNull();

@@ -40,6 +40,8 @@ export const users = sqliteTable('users', {
   /** Stored lower-case; unique across the installation. */
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
+  /** When the password was last changed; logins (JWTs) issued before it no longer work. */
+  passwordChangedAt: text('password_changed_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -7,6 +7,7 @@ import { apiTokens, orgMembers, users } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../db/tx';
 import type { AppContext } from '../app/context';
+import { storePassword } from './auth/passwordChange';
 import { hashPassword } from './auth/passwords';
 import { scopesIn, type Principal } from './auth/principal';
 import { assertWithinLimit } from './plans';
@@ -149,7 +150,14 @@ export async function addMember(app: AppContext, actor: MemberActor, orgId: stri
 }
 
 /** Changes the role in this organization and/or the user's name. */
-export function updateMember(app: AppContext, actor: MemberActor, orgId: string, userId: string, input: MemberUpdate): Member {
+export async function updateMember(app: AppContext, actor: MemberActor, orgId: string, userId: string, input: MemberUpdate): Promise<Member> {
+  // Hashing takes a while and cannot run inside the transaction: a refused reset is refused before
+  // it, and checked again inside, where the answer is final.
+  let passwordHash: string | undefined;
+  if (input.password !== undefined) {
+    assertMaySetPassword(app.db, actor, orgId, findMember(app.db, orgId, userId));
+    passwordHash = await hashPassword(input.password);
+  }
   return inWriteTransaction(app.db, (tx) => {
     const member = findMember(tx, orgId, userId);
     const now = app.now().toISOString();
@@ -166,23 +174,46 @@ export function updateMember(app: AppContext, actor: MemberActor, orgId: string,
         .run();
     }
     if (input.name !== undefined && input.name !== member.name) {
-      // A name belongs to the person, and shows in every organization they are in: others may
-      // rename them only with the rights over their role, and only while this is their one organization.
       if (actor.userId !== userId) {
         assertMayHandle(actor, member.role, `Renaming a member who is ${member.role}`);
-        const elsewhere = tx
-          .select({ n: count() })
-          .from(orgMembers)
-          .where(and(eq(orgMembers.userId, userId), ne(orgMembers.orgId, orgId)))
-          .get();
-        if (elsewhere?.n) {
-          throw new ApiError('CONFLICT', `${member.name} is also a member of another organization; only they can change their name`);
-        }
+        assertOnlyHere(tx, orgId, member, 'their name');
       }
       tx.update(users).set({ name: input.name, updatedAt: now }).where(eq(users.id, userId)).run();
     }
+    if (passwordHash !== undefined) {
+      assertMaySetPassword(tx, actor, orgId, member);
+      storePassword(tx, userId, passwordHash, app.now());
+    }
     return findMember(tx, orgId, userId);
   });
+}
+
+/**
+ * A name or a password belongs to the person and counts in every organization they are in: an
+ * admin here must not rename them elsewhere, or take over their login to another organization.
+ */
+function assertOnlyHere(db: ReadDb, orgId: string, member: Member, what: string): void {
+  const elsewhere = db
+    .select({ n: count() })
+    .from(orgMembers)
+    .where(and(eq(orgMembers.userId, member.id), ne(orgMembers.orgId, orgId)))
+    .get();
+  if (elsewhere?.n) {
+    throw new ApiError('CONFLICT', `${member.name} is also a member of another organization; only they can change ${what}`);
+  }
+}
+
+/**
+ * Someone else's password, for a member who forgot theirs: with the rights over their role, and only
+ * while this is their one organization. One's own goes through POST /auth/password, which asks for
+ * the current password, so a station left signed in cannot be used to lock its user out.
+ */
+function assertMaySetPassword(db: ReadDb, actor: MemberActor, orgId: string, member: Member): void {
+  if (actor.userId === member.id) {
+    throw new ApiError('FORBIDDEN', 'Change your own password with POST /auth/password, which asks for your current password');
+  }
+  assertMayHandle(actor, member.role, `Setting the password of a member who is ${member.role}`);
+  assertOnlyHere(db, orgId, member, 'their password');
 }
 
 /**

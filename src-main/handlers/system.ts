@@ -1,6 +1,8 @@
 import { ApiError } from '../../src-shared/errors';
+import { actor } from '../app/call';
 import { appVersion } from '../app/version';
 import { login } from '../domain/auth/login';
+import { changeOwnPassword } from '../domain/auth/passwordChange';
 import { describeCredential } from '../domain/apiTokens';
 import { createOrgWithOwner, getOrganization, needsSetup, updateOrganization } from '../domain/orgs';
 import { getUsage } from '../domain/usage';
@@ -14,6 +16,7 @@ export const systemHandlers = defineHandlers({
     return login(app, client, body.email, body.password);
   },
   'auth.login': ({ app, client }, { body }) => login(app, client, body.email, body.password),
+  'auth.changePassword': (call, { body }) => changeOwnPassword(call.app, call.client, actor(call), body),
   'apiTokens.verify': async ({ app, client, credential }, { body }) => {
     const token = body?.token ?? credential;
     if (!token) throw new ApiError('UNAUTHORIZED', "Send the token as {\"token\": …} or as 'Authorization: Bearer <token>'");

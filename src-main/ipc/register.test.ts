@@ -187,3 +187,16 @@ describe('IPC door on first run', () => {
     }
   });
 });
+
+describe('IPC door and password changes', () => {
+  it('keeps the window signed in with the answer of its own password change; another window’s earlier login ends', async () => {
+    const other = await createOrgWithOwner(app, { orgName: 'Password Warehouse', email: 'changer@example.com', password: 'the old password' });
+    expect((await call(40, 'auth.login', { body: { email: 'changer@example.com', password: 'the old password' } })).ok).toBe(true);
+    expect((await call(41, 'auth.login', { body: { email: 'changer@example.com', password: 'the old password' } })).ok).toBe(true);
+
+    const changed = await call(40, 'auth.changePassword', { body: { currentPassword: 'the old password', newPassword: 'the new password' } });
+    expect(changed).toMatchObject({ ok: true, data: { tokenType: 'Bearer', user: { id: other.userId } } });
+    expect(await call(40, 'orgs.get', { params: { id: other.orgId } })).toMatchObject({ ok: true, data: { id: other.orgId } });
+    expect(failed(await call(41, 'orgs.get', { params: { id: other.orgId } }))).toMatchObject({ code: 'AUTH_TOKEN_INVALID', message: 'The password was changed after this login; log in again' });
+  });
+});

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation';
-import { healthSchema, loginBody, loginResponse, setupBody, setupStatusSchema } from '../schemas/system';
+import { healthSchema, loginBody, loginResponse, passwordChangeBody, setupBody, setupStatusSchema } from '../schemas/system';
 import { apiTokenVerifyBody, apiTokenVerifyResponse } from '../schemas/apiToken';
 import { organizationSchema, organizationUpdateBody, usageSchema } from '../schemas/org';
 
@@ -40,6 +40,16 @@ export const systemOperations = [
     resource: null,
     auth: 'public',
     body: loginBody,
+    response: loginResponse,
+    successStatus: 200,
+  }),
+  defineOperation({
+    id: 'auth.changePassword',
+    method: 'POST',
+    path: '/auth/password',
+    summary: 'Change your own password (the current one is asked for). Logins made before it stop working; the answer is a new login',
+    resource: null,
+    body: passwordChangeBody,
     response: loginResponse,
     successStatus: 200,
   }),

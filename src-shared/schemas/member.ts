@@ -36,9 +36,16 @@ export const memberCreateBody = z.strictObject({
 });
 export type MemberInput = z.output<typeof memberCreateBody>;
 
-/** `name` is the user's, so it shows in every organization they belong to. */
+/**
+ * `name` and `password` are the user's, so they count in every organization they belong to: others
+ * set them only with the rights over the member's role, and only while this is their one
+ * organization (docs/decisions.md "Team members").
+ */
 export const memberUpdateBody = z.strictObject({
   role: z.enum(assignableRoles).optional(),
   name: memberName().optional(),
+  password: newPassword()
+    .optional()
+    .describe('A new password for someone who forgot theirs; their logins made before it stop working. Your own: POST /auth/password'),
 });
 export type MemberUpdate = z.output<typeof memberUpdateBody>;

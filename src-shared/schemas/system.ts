@@ -28,6 +28,13 @@ export const setupStatusSchema = z.strictObject({ needsSetup: z.boolean() });
 /** A password a person chooses: the setup screen, `shipdesk init`, a new team member (docs/decisions.md). */
 export const newPassword = () => z.string().min(8, 'At least 8 characters').max(1000);
 
+/** A user changes their own password; the answer is a new login, as the ones before stop working. */
+export const passwordChangeBody = z.strictObject({
+  currentPassword: z.string().min(1).max(1000),
+  newPassword: newPassword(),
+});
+export type PasswordChangeInput = z.output<typeof passwordChangeBody>;
+
 /** First run: the organization and its owner (decisions §3: the setup screen does what `shipdesk init` does). */
 export const setupBody = z.strictObject({
   orgName: z.string().min(1).max(200),

@@ -31,6 +31,12 @@ export function bearerCredential(header: string | undefined): string | undefined
 // Every authenticated request runs these: prepared once per connection (see db/prepared.ts).
 const userById = (root: Db) =>
   root.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, sql.placeholder('userId'))).prepare();
+const loginUser = (root: Db) =>
+  root
+    .select({ id: users.id, name: users.name, email: users.email, passwordChangedAt: users.passwordChangedAt })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare();
 const rolesOfUser = (root: Db) =>
   root.select({ orgId: orgMembers.orgId, role: orgMembers.role }).from(orgMembers).where(eq(orgMembers.userId, sql.placeholder('userId'))).prepare();
 const roleOfUser = (root: Db) =>
@@ -62,8 +68,13 @@ export async function authenticate(app: AppContext, credential: string): Promise
   const now = app.now();
   if (credential.startsWith(TOKEN_PREFIX)) return authenticateApiToken(app, credential, now);
   const claims = await verifyAccessToken(app.keys.jwtSecret, credential, now);
-  const user = findUser(app.db, claims.userId);
-  if (!user) throw new ApiError('AUTH_TOKEN_INVALID', 'The access token belongs to a user that no longer exists');
+  const row = prepared(app.db, 'auth.loginUser', loginUser).get({ userId: claims.userId });
+  if (!row) throw new ApiError('AUTH_TOKEN_INVALID', 'The access token belongs to a user that no longer exists');
+  const { passwordChangedAt, ...user } = row;
+  // A password change ends the logins made before it.
+  if (passwordChangedAt !== null && claims.issuedAtMs < Date.parse(passwordChangedAt)) {
+    throw new ApiError('AUTH_TOKEN_INVALID', 'The password was changed after this login; log in again');
+  }
   return { kind: 'user', user, roles: userRoles(app.db, user.id), expiresAt: claims.expiresAt };
 }
 

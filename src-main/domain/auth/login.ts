@@ -22,6 +22,11 @@ export async function login(app: AppContext, client: string, email: string, pass
   if (!user || !ok) {
     throw app.failedAuth.failure(client, new ApiError('AUTH_INVALID_CREDENTIALS', 'Email or password is wrong'));
   }
+  return loginAnswer(app, user);
+}
+
+/** What a login answers: a new access token for the user, and the organizations they belong to. */
+export async function loginAnswer(app: AppContext, user: { id: string; name: string; email: string }) {
   const roles = userRoles(app.db, user.id);
   const orgRows = roles.size
     ? app.db.select({ id: orgs.id, name: orgs.name }).from(orgs).where(inArray(orgs.id, [...roles.keys()])).all()

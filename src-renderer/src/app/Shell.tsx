@@ -1,4 +1,5 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { ChangeOwnPasswordDialog } from '../features/auth/PasswordDialogs';
 import { signOut, transportName } from '../lib/api';
 import { useSession } from '../lib/session';
 import { Link, matchPath, navigate, pathWithin, useRoutePath } from './router';
@@ -23,6 +24,8 @@ export function Shell() {
   const chooseOrg = useSession((state) => state.chooseOrg);
   const path = useRoutePath();
   const currentNav = currentNavPath(path);
+  const [changingPassword, setChangingPassword] = useState(false);
+  const [passwordChanged, setPasswordChanged] = useState(false);
 
   // Alt+<key> jumps to a screen, so the whole app can be driven from the keyboard.
   useEffect(() => {
@@ -103,9 +106,20 @@ export function Shell() {
               {login.orgs.find((org) => org.id === orgId)?.name} · {login.orgs.find((org) => org.id === orgId)?.role} · {transportName}
             </small>
           </p>
-          <button type="button" onClick={() => void signOut()}>
-            Sign out
-          </button>
+          <div className="whoami-actions">
+            <button type="button" onClick={() => setChangingPassword(true)}>
+              Password…
+            </button>
+            <button type="button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
+          {passwordChanged && (
+            <p role="status" className="call-result ok">
+              Password changed.
+            </p>
+          )}
+          <ChangeOwnPasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} onChanged={() => setPasswordChanged(true)} />
         </div>
       </nav>
       <main id="main" className="content" tabIndex={-1}>

@@ -15,6 +15,8 @@ interface SessionState {
   /** The organization the screens work in. */
   orgId: string | null;
   signedIn(login: LoginResult): void;
+  /** A new login of the same user (after changing their password): the organization chosen stays. */
+  renewed(login: LoginResult): void;
   signedOut(): void;
   chooseOrg(orgId: string): void;
 }
@@ -25,6 +27,7 @@ export const useSession = create<SessionState>()(
       login: null,
       orgId: null,
       signedIn: (login) => set({ login, orgId: login.orgs[0]?.id ?? null }),
+      renewed: (login) => set((state) => ({ login, orgId: login.orgs.some((org) => org.id === state.orgId) ? state.orgId : (login.orgs[0]?.id ?? null) })),
       signedOut: () => set({ login: null, orgId: null }),
       chooseOrg: (orgId) => set({ orgId }),
     }),

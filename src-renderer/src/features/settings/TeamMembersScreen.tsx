@@ -6,6 +6,7 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { SetMemberPasswordDialog } from '../auth/PasswordDialogs';
 import { useOrgId, useSession } from '../../lib/session';
 import { ConfirmDialog, EditorForm, PageHeader, ReadOnlyNote, RowActions, SETTINGS_PAGE_SIZE, SettingsTable, useCanWrite, useConfirmTarget, useEditor, useRole } from './shared';
 
@@ -35,6 +36,8 @@ export function TeamMembersScreen() {
   const list = useLoad(() => client.call('members.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
   const editor = useEditor<MemberDraft>();
   const remove = useConfirmTarget<Member>();
+  const [settingPassword, setSettingPassword] = useState<Member | null>(null);
+  const [passwordSet, setPasswordSet] = useState<string | null>(null);
   const editing = list.data?.data.find((member) => member.id === editor.key);
 
   // The organization's only owner cannot be removed (the server refuses it): no button to offer it.
@@ -60,6 +63,12 @@ export function TeamMembersScreen() {
           <button type="button" onClick={() => edit(row.original)} aria-label={`Edit ${row.original.name}`}>
             Edit
           </button>
+          {/* One's own password is changed under one's name, where the current one is asked for. */}
+          {row.original.id !== myUserId && (
+            <button type="button" onClick={() => setSettingPassword(row.original)} aria-label={`Set a new password for ${row.original.name}`}>
+              Set password…
+            </button>
+          )}
           {!soleOwner(row.original) && (
             <button type="button" className="danger" onClick={() => remove.ask(row.original)} aria-label={`Remove ${row.original.name}`}>
               Remove
@@ -101,6 +110,11 @@ export function TeamMembersScreen() {
       </PageHeader>
       <p className="lead">The people who log in to this organization, each with a role that says what they may do.</p>
       {!canWrite && <ReadOnlyNote what="team members" />}
+      {passwordSet && (
+        <p role="status" className="call-result ok">
+          {passwordSet}
+        </p>
+      )}
       <SettingsTable label="Team members" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No team members." />
 
       <Dialog title={editor.key === 'new' ? 'Add a team member' : `Edit ${editing?.name ?? 'team member'}`} open={editor.open} onClose={editor.close}>
@@ -118,6 +132,12 @@ export function TeamMembersScreen() {
           </EditorForm>
         )}
       </Dialog>
+
+      <SetMemberPasswordDialog
+        member={settingPassword}
+        onClose={() => setSettingPassword(null)}
+        onSet={(member) => setPasswordSet(`New password set for ${member.name}. Tell it to them; they must sign in again.`)}
+      />
 
       <ConfirmDialog
         open={remove.open}
