@@ -114,6 +114,29 @@ describe('webhook delivery', () => {
     expect(receivedAt('/ok/created')).toHaveLength(1);
   });
 
+  it('does not send a new webhook the events from before it was made; a burst is worked off in one run', async () => {
+    const org = await t.createOrg();
+    const { carrierId } = await setupLocalCarrier(t, org);
+    const early = await t.request('POST', `/orgs/${org.orgId}/shipments`, { token: org.token, body: shipmentBody(carrierId, { reference: 'BEFORE-HOOK' }) });
+    expect(early.status).toBe(201);
+    advance(1);
+    const hook = await addWebhook(org, '/ok/late');
+
+    // More events than one round queues (200) or sends (100).
+    const burst = 250;
+    for (let i = 0; i < burst; i++) {
+      const res = await t.request('POST', `/orgs/${org.orgId}/shipments`, { token: org.token, body: shipmentBody(carrierId, { reference: `BURST-${i}` }) });
+      expect(res.status).toBe(201);
+    }
+    await runOnce(t.app);
+
+    const references = receivedAt('/ok/late').map((request) => JSON.parse(request.rawBody).data.reference as string);
+    expect(references).not.toContain('BEFORE-HOOK');
+    expect(references).toHaveLength(burst);
+    expect(new Set(references).size).toBe(burst);
+    expect(deliveryRows(hook.id).every((row) => row.success === 1)).toBe(true);
+  });
+
   it('retries a 500 after 30 s, 2 min, 10 min, 1 h and 6 h, each attempt a new record, then stops', async () => {
     const org = await t.createOrg();
     const hook = await addWebhook(org, '/fail/retry');

@@ -40,7 +40,8 @@ const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOStrin
 
 /**
  * Turns committed outbox events into queued deliveries, one transaction per event, oldest first:
- * a delivery row (attempt 1, due now) for each active webhook of the org subscribed to the type.
+ * a delivery row (attempt 1, due now) for each active webhook of the org subscribed to the type
+ * that existed when the event happened.
  */
 export function dispatchOutbox(app: AppContext): number {
   const pending = app.db
@@ -58,7 +59,8 @@ export function dispatchOutbox(app: AppContext): number {
       const targets = tx
         .select({ id: webhooks.id, events: webhooks.events })
         .from(webhooks)
-        .where(and(eq(webhooks.orgId, event.orgId), eq(webhooks.isActive, true)))
+        // A webhook made after the event did not ask for it (it would get a backlog of old events).
+        .where(and(eq(webhooks.orgId, event.orgId), eq(webhooks.isActive, true), lte(webhooks.createdAt, event.createdAt)))
         .orderBy(asc(webhooks.createdAt), asc(webhooks.id))
         .all()
         .filter((webhook) => webhook.events.includes(event.type));
@@ -187,10 +189,20 @@ export async function sendDueDeliveries(app: AppContext): Promise<number> {
   return due.length;
 }
 
-/** One pass of the worker: queue new events, then send what is due. Tests call it directly. */
+/** Rounds of one run while a burst is worked off; what is left waits for the next run. */
+const MAX_ROUNDS_PER_RUN = 20;
+
+/**
+ * One pass of the worker: queue new events, then send what is due. A burst (a CSV import, a batch
+ * send) is worked off round after round in the same run, instead of 200 events every 2 s; requests
+ * are served while each round's deliveries are out. Tests call it directly.
+ */
 export async function runOnce(app: AppContext): Promise<void> {
-  dispatchOutbox(app);
-  await sendDueDeliveries(app);
+  for (let round = 0; round < MAX_ROUNDS_PER_RUN; round++) {
+    const queued = dispatchOutbox(app);
+    const sent = await sendDueDeliveries(app);
+    if (queued < EVENTS_PER_RUN && sent < DELIVERIES_PER_RUN) return;
+  }
 }
 
 /** Runs the worker every `intervalMs` in the background; runs never overlap and the timer keeps no process alive. */
