@@ -139,11 +139,16 @@ describe('error bodies', () => {
     expect(under.body.code).toBe('VALIDATION_FAILED');
   });
 
-  it('an unknown route is a JSON 404 NOT_FOUND, whatever the method', async () => {
+  it('an unknown route is a JSON 404 NOT_FOUND, whatever the method; under /orgs/ without a credential it is 401', async () => {
     for (const method of ['GET', 'POST', 'DELETE', 'PATCH']) {
       const res = await t.request(method, '/orgs/x/nothing-here');
       expect(res.status, method).toBe(404);
       expect(res.body).toEqual({ code: 'NOT_FOUND', error: 'Not Found', message: expect.stringContaining('/orgs/x/nothing-here') });
+      const anonymous = await t.request(method, '/orgs/x/nothing-here', { token: null });
+      expect(anonymous.status, method).toBe(401);
+      expect(anonymous.body).toEqual({ code: 'UNAUTHORIZED', error: 'Unauthorized', message: "Missing credential: send 'Authorization: Bearer <token>'" });
+      expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="Shipdesk"');
+      expect((await t.request(method, '/nothing-here', { token: null })).status).toBe(404);
     }
     // The wrong method on a known path is not found too.
     const wrongMethod = await t.request('DELETE', `/orgs/${t.org.orgId}`);
@@ -201,6 +206,24 @@ describe('localhost hardening', () => {
     expect(unknown.status).toBe(403);
     const withToken = await rawRequest({ path: `/orgs/${t.org.orgId}`, headers: { host: 'evil.example', authorization: `Bearer ${t.org.token}` } });
     expect(withToken.status).toBe(403);
+  });
+
+  it('refuses a second Host header and a request line naming another host, whichever comes first', async () => {
+    const orgPath = `/orgs/${t.org.orgId}`;
+    const auth = `Authorization: Bearer ${t.org.token}\r\n`;
+    for (const hosts of [[`127.0.0.1:${port}`, 'evil.example'], ['evil.example', `127.0.0.1:${port}`], [`127.0.0.1:${port}`, `127.0.0.1:${port}`]]) {
+      const res = await rawSocket(`GET ${orgPath} HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}${auth}Connection: close\r\n\r\n`);
+      expect(res.status, hosts.join(' + ')).toBeGreaterThanOrEqual(400);
+      expect(res.body.code, hosts.join(' + ')).toMatch(/^(BAD_REQUEST|FORBIDDEN)$/);
+      expect(JSON.stringify(res.body)).not.toContain(t.org.orgId.slice(4));
+    }
+    for (const target of [`http://evil.example${orgPath}`, `http://evil.example:${port}${orgPath}`, `HTTP://user@evil.example${orgPath}`]) {
+      const res = await rawSocket(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${auth}Connection: close\r\n\r\n`);
+      expect([res.status, res.body.code], target).toEqual([403, 'FORBIDDEN']);
+    }
+    // The absolute form naming this server itself is fine (a proxy-style client).
+    const own = await rawSocket(`GET http://127.0.0.1:${port}${orgPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${auth}Connection: close\r\n\r\n`);
+    expect(own.status).toBe(200);
   });
 
   it('accepts localhost, 127.0.0.1 and [::1], with or without the port, in any case', async () => {

@@ -84,9 +84,13 @@ describe('the built renderer', () => {
 
   it('keeps a JSON 404 for unknown API paths, missing files and requests that are not a page load', async () => {
     // Under the API's roots, whatever the client accepts.
-    for (const path of ['/orgs/org_x/nope', '/ORGS/org_x/shipments', '/auth/nope', '/health/x', '/docs/x', '/openapi.json/x', '/setup/x']) {
+    for (const path of ['/ORGS/org_x/shipments', '/auth/nope', '/health/x', '/docs/x', '/openapi.json/x', '/setup/x']) {
       await expectJson404(await get(path, browser));
     }
+    // Under /orgs/ a credential comes first (decisions §3): JSON too, never the app.
+    const orgs = await get('/orgs/org_x/nope', browser);
+    expect([orgs.status, orgs.headers.get('content-type'), ((await orgs.json()) as { code: string }).code]).toEqual([401, 'application/json; charset=utf-8', 'UNAUTHORIZED']);
+    await expectJson404(await get('/orgs/org_x/nope', { ...browser, authorization: 'Bearer shpd_unknown' }));
     // A missing asset, and a script asking for a page path.
     await expectJson404(await get('/assets/index-gone.js', browser));
     await expectJson404(await get('/favicon.ico', browser));
@@ -113,7 +117,7 @@ describe('the built renderer', () => {
   });
 
   it('answers a malformed JSON body on an unknown path with the 404, not a JSON complaint', async () => {
-    await expectJson404(await fetch(`${base}/orgs/org_x/nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' }));
+    await expectJson404(await fetch(`${base}/orgs/org_x/nope`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer shpd_unknown' }, body: '{bad' }));
   });
 
   it('sends no CORS headers and no cookies on any answer, preflights included', async () => {

@@ -31,3 +31,18 @@ export function hostnameOf(hostHeader: string): string {
   }
   return host.split(':')[0] ?? '';
 }
+
+/** How many Host headers a request has (`rawHeaders` alternates names and values). */
+export function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.length === 4 && rawHeaders[i]?.toLowerCase() === 'host') count++;
+  return count;
+}
+
+/** The authority of a request line in absolute form (`http://host:port/path`), else null. */
+export function absoluteFormHost(url: string): string | null {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url);
+  if (!match) return null;
+  // user:password@host is not a thing browsers send, but it must not hide the host either.
+  return (match[1] ?? '').replace(/^.*@/, '');
+}

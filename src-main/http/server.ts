@@ -7,7 +7,7 @@ import type { AppContext } from '../app/context';
 import { execute } from '../app/execute';
 import { JsonText } from '../app/jsonText';
 import type { BinaryResult } from '../handlers/types';
-import { allowedHostnames, hostnameOf } from './hosts';
+import { absoluteFormHost, allowedHostnames, hostHeaderCount, hostnameOf } from './hosts';
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
 import { databaseFailure } from '../db/sqliteFailures';
@@ -66,6 +66,18 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     const host = request.headers.host;
     if (!host || !hosts.has(hostnameOf(host))) {
       done(new ApiError('FORBIDDEN', `Requests addressed to host "${host ?? ''}" are refused; use http://${addressHint}`));
+      return;
+    }
+    // Node keeps the first of several Host headers, and a request line may name its host itself
+    // (`GET http://evil.example/… HTTP/1.1`), which then counts instead (RFC 9112 §3.2): neither may
+    // slip past the check above.
+    if (hostHeaderCount(request.raw.rawHeaders) > 1) {
+      done(new ApiError('BAD_REQUEST', 'A request has exactly one Host header'));
+      return;
+    }
+    const target = absoluteFormHost(request.raw.url ?? '');
+    if (target !== null && !hosts.has(hostnameOf(target))) {
+      done(new ApiError('FORBIDDEN', `Requests addressed to host "${target}" are refused; use http://${addressHint}`));
       return;
     }
     done();
@@ -183,6 +195,7 @@ function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply
     else request.log.error({ err: error }, 'request failed');
   }
   if (apiError.code === 'RATE_LIMITED') reply.header('retry-after', String(app.failedAuth.retryAfterSeconds(request.ip)));
+  if (apiError.status === 401) reply.header('www-authenticate', bearerChallenge(apiError.code));
   return reply.code(apiError.status).type('application/json; charset=utf-8').send(apiError.toBody());
 }
 
@@ -241,8 +254,19 @@ function notFound(request: FastifyRequest, reply: FastifyReply, rendererDir: str
     const page = rendererIndex(rendererDir) && rendererPageRedirect(request.url, request.headers.accept, apiRoots);
     if (page) return reply.redirect(page, 302);
   }
+  // Every /orgs/… path needs a credential (decisions §3), also one no operation serves. A CORS
+  // preflight never carries one: it keeps the plain 404, a refusal to the browser all the same.
+  if (request.url.startsWith('/orgs/') && request.headers.authorization === undefined && request.method !== 'OPTIONS') {
+    const error = new ApiError('UNAUTHORIZED', "Missing credential: send 'Authorization: Bearer <token>'");
+    return reply.code(401).header('www-authenticate', bearerChallenge(error.code)).send(error.toBody());
+  }
   const error = new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
   return reply.code(404).send(error.toBody());
+}
+
+/** RFC 6750 §3: a 401 names the scheme it wants, and says when the token given was the trouble. */
+function bearerChallenge(code: string): string {
+  return code === 'AUTH_TOKEN_INVALID' || code === 'AUTH_TOKEN_EXPIRED' ? 'Bearer realm="Shipdesk", error="invalid_token"' : 'Bearer realm="Shipdesk"';
 }
 
 /** Starts listening; resolves with the base URL (port 0 picks a free port). */

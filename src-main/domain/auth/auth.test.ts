@@ -173,6 +173,13 @@ describe('missing and malformed credentials', () => {
     const res = await t.request('GET', orgPath(), { token: null });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ code: 'UNAUTHORIZED', error: 'Unauthorized', message: expect.stringContaining('Bearer') });
+    // RFC 6750 §3: the scheme wanted, and `invalid_token` once a token was given and refused.
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="Shipdesk"');
+    const unknown = await t.request('GET', orgPath(), { token: 'shpd_' + 'y'.repeat(40) });
+    expect(unknown.headers.get('www-authenticate')).toBe('Bearer realm="Shipdesk", error="invalid_token"');
+    const wrongPassword = await login({ email: t.org.email, password: 'not the password' });
+    expect([wrongPassword.status, wrongPassword.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="Shipdesk"']);
+    expect((await t.request('GET', orgPath())).headers.get('www-authenticate')).toBeNull();
   });
 
   it('answers 401 for other schemes and an empty Bearer', async () => {
