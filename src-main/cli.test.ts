@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from './app/context';
 import { createOrderChannel } from './domain/orderChannels';
+import { getUsage } from './domain/usage';
 
 /** The CLI as a script runs it: a real process on a real data folder; JSON out, error bodies on stderr. */
 let dir: string;
@@ -92,6 +93,43 @@ describe('the CLI', () => {
     const unknownOrg = await cli('orders', 'import', 'org_nope', file);
     expect(errorBody(unknownOrg).code).toBe('ORG_NOT_FOUND');
     expect(errorBody(await cli('orders', 'import', init.orgId)).message).toContain('Missing <file>');
+  }, 60_000);
+
+  it('gives an organization extra carriers: the limit and the usage show them; 0 takes them away', async () => {
+    const init = JSON.parse((await cli('init', '--org', 'Add-on Hall', '--email', 'addon@example.com', '--password', 'a long password')).stdout) as { orgId: string };
+    const usage = () => {
+      const app = createAppContext({ dataDir: dir });
+      try {
+        return getUsage(app, init.orgId);
+      } finally {
+        app.close();
+      }
+    };
+    expect(usage().limits.carriers.limit).toBe(3);
+
+    const set = await cli('org', 'set-add-on', init.orgId, 'extra_carrier', '2', '--unit-price', '4900');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ orgId: init.orgId, addOns: [{ type: 'extra_carrier', quantity: 2, unitPrice: 4900, totalPrice: 9800 }] });
+    expect(usage()).toMatchObject({ limits: { carriers: { limit: 5 } }, addOns: [{ type: 'extra_carrier', quantity: 2, unitPrice: 4900, totalPrice: 9800 }] });
+
+    // Setting it again replaces it, never adds a second row.
+    expect(JSON.parse((await cli('org', 'set-add-on', init.orgId, 'extra_carrier', '1')).stdout).addOns).toEqual([{ type: 'extra_carrier', quantity: 1, unitPrice: 0, totalPrice: 0 }]);
+    expect(usage().limits.carriers.limit).toBe(4);
+    expect(JSON.parse((await cli('org', 'set-add-on', init.orgId, 'extra_carrier', '0')).stdout).addOns).toEqual([]);
+    expect(usage()).toMatchObject({ limits: { carriers: { limit: 3 } }, addOns: [] });
+
+    const cases: [string[], string, RegExp][] = [
+      [['org', 'set-add-on', init.orgId, 'extra_seat', '1'], 'VALIDATION_FAILED', /type/],
+      [['org', 'set-add-on', init.orgId, 'extra_carrier', 'two'], 'VALIDATION_FAILED', /quantity/],
+      [['org', 'set-add-on', init.orgId, 'extra_carrier', '1.5'], 'VALIDATION_FAILED', /quantity/],
+      [['org', 'set-add-on', init.orgId, 'extra_carrier'], 'VALIDATION_FAILED', /Missing <quantity>/],
+      [['org', 'set-add-on', 'org_nope', 'extra_carrier', '1'], 'ORG_NOT_FOUND', /org_nope/],
+    ];
+    for (const [args, code, message] of cases) {
+      const run = await cli(...args);
+      expect([run.code, run.stdout], args.join(' ')).toEqual([1, '']);
+      expect(errorBody(run), args.join(' ')).toMatchObject({ code, message: expect.stringMatching(message) });
+    }
   }, 60_000);
 
   it('shows the help on --help with exit 0', async () => {

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ApiError, validationError } from '../src-shared/errors';
 import { email, requiredText } from '../src-shared/schemas/common';
-import { plans } from '../src-shared/schemas/org';
+import { addOnTypes, plans } from '../src-shared/schemas/org';
 import { newPassword } from '../src-shared/schemas/system';
 import { memberCreateBody } from '../src-shared/schemas/member';
 import { createAppContext, type AppContext } from './app/context';
@@ -19,6 +19,7 @@ import { findUser, userRoles } from './domain/auth/authenticate';
 import { addMember, cliActor } from './domain/members';
 import { setPasswordByEmail } from './domain/auth/passwordChange';
 import { importOrdersCsv } from './domain/orders/csvImport';
+import { setAddOn } from './domain/usage';
 
 const usage = `Usage: shipdesk <command> [options]
 
@@ -28,6 +29,9 @@ Commands:
       Prints {"orgId","userId"[,"token"]}.
   org set-plan <orgId> <starter|pro|unlimited>
       Change an organization's plan. Prints the organization.
+  org set-add-on <orgId> extra_carrier <quantity> [--unit-price <minor units>]
+      Give an organization an add-on: extra_carrier raises its carrier limit by <quantity>; 0 takes
+      it away. The price (default 0) is listed in its usage. Prints {"orgId","addOns"}.
   member add <orgId> --email <email> --role <admin|packer|viewer> [--name <name>] [--password <password>]
       Add a team member. A new email needs --name and --password; an existing user of this
       installation joins with their own name and password (so --password is refused). Prints the member.
@@ -121,6 +125,21 @@ async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
   return addMember(app, cliActor, orgId, parse(memberCreateBody, values));
 }
 
+const addOnInput = z.strictObject({
+  type: z.enum(addOnTypes),
+  quantity: z.coerce.number().int().min(0).max(1000),
+  unitPrice: z.coerce.number().int().min(0).max(100_000_000),
+});
+
+/** `org set-add-on <orgId> <type> <quantity> [--unit-price n]`: what a reseller sells on top of a plan. */
+function orgSetAddOn(app: AppContext, args: string[]) {
+  const usageLine = 'org set-add-on <orgId> extra_carrier <quantity> [--unit-price <minor units>]';
+  const { values, positionals } = parseArgs({ args, options: { 'unit-price': { type: 'string' } }, allowPositionals: true, strict: true });
+  const { orgId, type, quantity } = positionalArgs(positionals, ['orgId', 'type', 'quantity'], usageLine);
+  const input = parse(addOnInput, { type, quantity, unitPrice: values['unit-price'] ?? '0' });
+  return setAddOn(app, orgId, input.type, input.quantity, input.unitPrice);
+}
+
 const setPasswordInput = z.strictObject({ email: email(), password: newPassword() });
 
 /** `user set-password --email … --password …`: the machine's operator lets someone back in. */
@@ -154,19 +173,21 @@ async function run(argv: string[]): Promise<number> {
   const known =
     command === 'init' ||
     command === 'backup' ||
-    (command === 'org' && rest[0] === 'set-plan') ||
+    (command === 'org' && (rest[0] === 'set-plan' || rest[0] === 'set-add-on')) ||
     (command === 'member' && rest[0] === 'add') ||
     (command === 'user' && rest[0] === 'set-password') ||
     (command === 'orders' && rest[0] === 'import');
   if (!known) {
     const given = command ? `Unknown command "${argv.join(' ')}"` : 'No command given';
-    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, member add, user set-password, orders import and backup (--help shows them)`);
+    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, org set-add-on, member add, user set-password, orders import and backup (--help shows them)`);
   }
   const app = createAppContext({ dataDir: defaultDataDir() });
   try {
     let result: unknown;
     if (command === 'init') result = await init(app, rest);
-    else if (command === 'org') {
+    else if (command === 'org' && rest[0] === 'set-add-on') {
+      result = orgSetAddOn(app, rest.slice(1));
+    } else if (command === 'org') {
       const { orgId, plan } = positionalArgs(rest.slice(1), ['orgId', 'plan'], 'org set-plan <orgId> <starter|pro|unlimited>');
       result = setPlan(app, orgId, parse(z.enum(plans), plan));
     } else if (command === 'member') {

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { ApiError } from '../../src-shared/errors';
-import type { LimitName, Usage } from '../../src-shared/schemas/org';
+import type { AddOnType, LimitName, Usage } from '../../src-shared/schemas/org';
 import { addOns, shipmentUsage } from '../db/schema';
-import type { ReadDb, WriteTx } from '../db/tx';
+import { inWriteTransaction, type ReadDb, type WriteTx } from '../db/tx';
 import type { Db } from '../db/open';
 import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
@@ -70,16 +70,34 @@ export function getUsage(app: AppContext, orgId: string): Usage {
   const limits = Object.fromEntries(
     limitNames.map((name) => [name, { used: countUsed(app.db, orgId, name, nowIso), limit: effectiveLimit(app.db, orgId, name) }]),
   ) as Usage['limits'];
-  const addOnRows = app.db.select().from(addOns).where(eq(addOns.orgId, orgId)).all();
+  const addOnList = addOnsOf(app.db, orgId);
   return {
     currentPeriod: { start: period.start, end: period.end },
     shipments: { used, included: plan.includedShipments, overage, overageCharges: overage * plan.overagePrice },
     limits,
-    addOns: addOnRows.map((row) => ({
-      type: row.type,
-      quantity: row.quantity,
-      unitPrice: row.unitPrice,
-      totalPrice: row.quantity * row.unitPrice,
-    })),
+    addOns: addOnList,
   };
+}
+
+function addOnsOf(db: ReadDb, orgId: string): Usage['addOns'] {
+  return db
+    .select()
+    .from(addOns)
+    .where(eq(addOns.orgId, orgId))
+    .all()
+    .map((row) => ({ type: row.type, quantity: row.quantity, unitPrice: row.unitPrice, totalPrice: row.quantity * row.unitPrice }));
+}
+
+/**
+ * `shipdesk org set-add-on`: the organization has `quantity` of the add-on at `unitPrice` minor units
+ * each, listed in its usage with the total; 0 takes it away. Places already used stay used: a lower
+ * carrier limit refuses the next carrier and deletes none.
+ */
+export function setAddOn(app: AppContext, orgId: string, type: AddOnType, quantity: number, unitPrice: number): { orgId: string; addOns: Usage['addOns'] } {
+  return inWriteTransaction(app.db, (tx) => {
+    findOrgRow(tx, orgId);
+    tx.delete(addOns).where(and(eq(addOns.orgId, orgId), eq(addOns.type, type))).run();
+    if (quantity > 0) tx.insert(addOns).values({ orgId, type, quantity, unitPrice }).run();
+    return { orgId, addOns: addOnsOf(tx, orgId) };
+  });
 }

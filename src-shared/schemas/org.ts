@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { countryCode, email, requiredText, text, timestamp } from './common';
 
 export const plans = ['starter', 'pro', 'unlimited'] as const;
+
+/** Add-ons an organization can have on top of its plan (decisions §11), set with `shipdesk org set-add-on`. */
+export const addOnTypes = ['extra_carrier'] as const;
+export type AddOnType = (typeof addOnTypes)[number];
 export type Plan = (typeof plans)[number];
 export const orgCurrencies = ['DKK', 'EUR', 'USD', 'GBP', 'SEK', 'NOK'] as const;
 
