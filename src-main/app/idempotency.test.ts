@@ -29,6 +29,14 @@ describe('Idempotency-Key (decisions §12)', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(count()).toBe(before + 1);
+
+    // The same body written out anew, fields in another order and with other spacing, is the same body.
+    const body = shipmentBody(carrierId, { reference: 'IDEM-1' }) as Record<string, unknown>;
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(body).reverse()), null, 2);
+    const rewritten = await t.request('POST', base(), { rawBody: reordered, headers: { 'idempotency-key': 'retry-1' } });
+    expect([rewritten.status, rewritten.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(rewritten.body).toEqual(first.body);
+    expect(count()).toBe(before + 1);
   });
 
   it('refuses the same key with another body (409 IDEMPOTENCY_CONFLICT)', async () => {
