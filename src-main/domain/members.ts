@@ -149,7 +149,7 @@ export async function addMember(app: AppContext, actor: MemberActor, orgId: stri
   });
 }
 
-/** Changes the role in this organization and/or the user's name. */
+/** Changes the role in this organization, the user's name, and/or (for someone who forgot it) their password. */
 export async function updateMember(app: AppContext, actor: MemberActor, orgId: string, userId: string, input: MemberUpdate): Promise<Member> {
   // Hashing takes a while and cannot run inside the transaction: a refused reset is refused before
   // it, and checked again inside, where the answer is final.
