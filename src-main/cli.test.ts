@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -43,6 +43,9 @@ describe('the CLI', () => {
     const file = join(dir, 'copy.sqlite');
     const backup = await cli('backup', file);
     expect([backup.code, JSON.parse(backup.stdout)]).toEqual([0, { backup: file }]);
+    // Again onto the same file: replaced by a whole backup, nothing half-written left beside it.
+    expect((await cli('backup', file)).code).toBe(0);
+    expect(readdirSync(dir).filter((name) => name.startsWith('copy.sqlite'))).toEqual(['copy.sqlite']);
     const copy = new Database(file, { readonly: true });
     try {
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -50,6 +53,8 @@ describe('the CLI', () => {
     } finally {
       copy.close();
     }
+    const nowhere = await cli('backup', join(dir, 'no-such-folder', 'copy.sqlite'));
+    expect([nowhere.code, nowhere.stdout]).toEqual([1, '']);
   }, 30_000);
 
   it('answers every mistake with the error body on stderr, a non-zero exit and nothing on stdout', async () => {

@@ -12,6 +12,7 @@ import { newPassword } from '../src-shared/schemas/system';
 import { memberCreateBody } from '../src-shared/schemas/member';
 import { createAppContext, type AppContext } from './app/context';
 import { defaultDataDir } from './app/config';
+import { backupTo } from './app/dailyBackups';
 import { durable } from './db/tx';
 import { createOrgWithOwner, findOrgRow, setPlan } from './domain/orgs';
 import { createApiToken } from './domain/apiTokens';
@@ -198,8 +199,7 @@ async function run(argv: string[]): Promise<number> {
       result = await ordersImport(app, rest.slice(1));
     } else {
       const { file } = positionalArgs(rest, ['file'], 'backup <file>');
-      await durable(app.db);
-      await app.db.$client.backup(file);
+      await backupTo(app, file);
       result = { backup: file };
     }
     // What is printed is on disk (group commit, db/groupCommit.ts).

@@ -40,6 +40,22 @@ export function dailyBackups(dataDir: string, databaseFile: string): string[] {
 }
 
 /**
+ * An online backup of the database into `file`, written whole under a temporary name and renamed:
+ * a file with the backup's name is never half a backup, and a failed backup (a full disk) leaves an
+ * earlier file of that name as it was. What waits for its group commit goes in too.
+ */
+export async function backupTo(app: AppContext, file: string): Promise<void> {
+  await durable(app.db);
+  const partial = `${file}.partial`;
+  try {
+    await app.db.$client.backup(partial);
+    renameSync(partial, file);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+}
+
+/**
  * Takes today's backup unless it exists, then keeps the newest seven. Returns the file written, or
  * null when today's was already there.
  */
@@ -50,15 +66,7 @@ export async function takeDailyBackup(app: AppContext): Promise<string | null> {
   const file = join(folder, `${backupPrefix(databaseFile)}${day}.sqlite`);
   if (existsSync(file)) return null;
   ensurePrivateFolder(folder);
-  // What is waiting for its group commit goes into the backup too.
-  await durable(app.db);
-  const partial = `${file}.partial`;
-  try {
-    await app.db.$client.backup(partial);
-    renameSync(partial, file);
-  } finally {
-    rmSync(partial, { force: true });
-  }
+  await backupTo(app, file);
   for (const old of dailyBackups(app.dataDir, databaseFile).slice(DAILY_BACKUPS_KEPT)) rmSync(old, { force: true });
   return file;
 }
