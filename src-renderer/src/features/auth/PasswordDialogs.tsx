@@ -12,6 +12,32 @@ function checkNewPassword(password: string, repeated: string, path: string): voi
   if (password !== repeated) throw invalid('repeatPassword', 'The two new passwords differ');
 }
 
+/** A new password typed twice, so a typo does not lock anyone out. */
+function NewPasswordFields({
+  password,
+  repeated,
+  onChange,
+  errors,
+  hint,
+}: {
+  password: string;
+  repeated: string;
+  onChange: (password: string, repeated: string) => void;
+  errors: { password: string | undefined; repeated: string | undefined };
+  hint: string;
+}) {
+  return (
+    <>
+      <Field label="New password" error={errors.password} hint={hint}>
+        <input type="password" value={password} onChange={(event) => onChange(event.target.value, repeated)} autoComplete="new-password" />
+      </Field>
+      <Field label="New password again" error={errors.repeated}>
+        <input type="password" value={repeated} onChange={(event) => onChange(password, event.target.value)} autoComplete="new-password" />
+      </Field>
+    </>
+  );
+}
+
 /**
  * "Password…" under the user's name: changes their own password. The server answers with a new
  * login, because the one the window had ends with the change; the organization chosen stays.
@@ -38,12 +64,13 @@ export function ChangeOwnPasswordDialog({ open, onClose, onChanged }: { open: bo
               <Field label="Current password" error={errors.currentPassword}>
                 <input type="password" value={draft.currentPassword} onChange={(event) => setDraft({ ...draft, currentPassword: event.target.value })} autoComplete="current-password" />
               </Field>
-              <Field label="New password" error={errors.newPassword} hint="At least 8 characters. You stay signed in here; other windows and stations signed in as you must sign in again.">
-                <input type="password" value={draft.newPassword} onChange={(event) => setDraft({ ...draft, newPassword: event.target.value })} autoComplete="new-password" />
-              </Field>
-              <Field label="New password again" error={errors.repeatPassword}>
-                <input type="password" value={draft.repeatPassword} onChange={(event) => setDraft({ ...draft, repeatPassword: event.target.value })} autoComplete="new-password" />
-              </Field>
+              <NewPasswordFields
+                password={draft.newPassword}
+                repeated={draft.repeatPassword}
+                onChange={(newPassword, repeatPassword) => setDraft({ ...draft, newPassword, repeatPassword })}
+                errors={{ password: errors.newPassword, repeated: errors.repeatPassword }}
+                hint="At least 8 characters. You stay signed in here; other windows and stations signed in as you must sign in again."
+              />
             </div>
           )}
         </EditorForm>
@@ -76,12 +103,13 @@ export function SetMemberPasswordDialog({ member, onClose, onSet }: { member: Me
               <p>
                 For someone who forgot theirs. Wherever {member.name} is signed in now, they must sign in again with the new password; tell it to them yourself. Their API tokens keep working.
               </p>
-              <Field label="New password" error={errors.password} hint="At least 8 characters">
-                <input type="password" value={draft.password} onChange={(event) => setDraft({ ...draft, password: event.target.value })} autoComplete="new-password" />
-              </Field>
-              <Field label="New password again" error={errors.repeatPassword}>
-                <input type="password" value={draft.repeatPassword} onChange={(event) => setDraft({ ...draft, repeatPassword: event.target.value })} autoComplete="new-password" />
-              </Field>
+              <NewPasswordFields
+                password={draft.password}
+                repeated={draft.repeatPassword}
+                onChange={(password, repeatPassword) => setDraft({ password, repeatPassword })}
+                errors={{ password: errors.password, repeated: errors.repeatPassword }}
+                hint="At least 8 characters"
+              />
             </div>
           )}
         </EditorForm>
