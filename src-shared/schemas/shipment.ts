@@ -23,7 +23,7 @@ export type WeightUnit = (typeof weightUnits)[number];
 export const kgPerWeightUnit: Record<WeightUnit, number> = { kg: 1, g: 0.001, lb: 0.45359237, oz: 0.028349523125 };
 
 /** A sanity bound on weights, in kg whatever the unit: a 250 000 g pallet is 250 kg, not too heavy. */
-const MAX_WEIGHT_KG = 100_000;
+export const MAX_WEIGHT_KG = 100_000;
 export function checkWeightBound(value: { weight?: number | undefined; weightUnit?: WeightUnit | undefined }, ctx: z.RefinementCtx): void {
   if (value.weight === undefined) return;
   if (value.weight * kgPerWeightUnit[value.weightUnit ?? 'kg'] > MAX_WEIGHT_KG) {

@@ -3,7 +3,9 @@
  * (decisions §5). Called inside the transaction of every change to an order's shipments.
  */
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { ApiError } from '../../../src-shared/errors';
 import type { OrderStatus } from '../../../src-shared/schemas/order';
+import { MAX_WEIGHT_KG } from '../../../src-shared/schemas/shipment';
 import { orderLines, orders, parcelOrderLines, parcels, shipments } from '../../db/schema';
 import type { ReadDb, WriteTx } from '../../db/tx';
 import { emitEvent } from '../events';
@@ -99,6 +101,23 @@ export function remainingParcel(db: ReadDb, orderId: string): ParcelDraft | null
     };
   });
   return { weight: roundWeight(weightKg), weightUnit: 'kg', dimensions: { length: 0, width: 0, height: 0 }, orderLines: orderLinesDraft };
+}
+
+/**
+ * The parcel a shipment made from an order holds (remainingParcel), or 409 ORDER_INVALID_STATE when
+ * nothing is left to ship, or when it would weigh more than a parcel may: a shipment given such a
+ * parcel by hand is refused (400), so one made from the order is too.
+ */
+export function parcelToShip(db: ReadDb, order: { id: string; orderNumber: string }): ParcelDraft {
+  const parcel = remainingParcel(db, order.id);
+  if (!parcel) throw new ApiError('ORDER_INVALID_STATE', `Every shippable line of order ${order.orderNumber} is already placed in a shipment`);
+  if (parcel.weight > MAX_WEIGHT_KG) {
+    throw new ApiError(
+      'ORDER_INVALID_STATE',
+      `What is left to ship of order ${order.orderNumber} weighs ${parcel.weight} kg, more than one parcel may (${MAX_WEIGHT_KG} kg); create its shipment with parcels of your own (POST /shipments with orderId and parcels)`,
+    );
+  }
+  return parcel;
 }
 
 /** The derived status: cancelled › error › fulfilled › partially_fulfilled › processing › pending. */

@@ -17,7 +17,7 @@ import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses'
 import { findOrgRow } from '../orgs';
 import { emitEvents } from '../events';
 import { countShipmentsCreated } from '../usage';
-import { linkLinesToOrders, recomputeOrder, remainingParcel } from '../orders/allocation';
+import { linkLinesToOrders, parcelToShip, recomputeOrder } from '../orders/allocation';
 import { findOrderRow, receiverFromOrder } from './fromOrder';
 import {
   insertParcelsOf,
@@ -186,9 +186,7 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
       // With an order and without parties/parcels, they are copied from the order (ref).
       if (!input.parties) parties = [receiverFromOrder(order)];
       if (!input.parcels) {
-        const parcel = remainingParcel(tx, orderId);
-        if (!parcel) throw new ApiError('ORDER_INVALID_STATE', `Every shippable line of order ${order.orderNumber} is already placed in a shipment`);
-        parcels = [parcel];
+        parcels = [parcelToShip(tx, order)];
       }
     }
     return insertShipment(tx, now, orgId, {

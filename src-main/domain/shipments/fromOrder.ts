@@ -3,7 +3,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { PartyInput } from '../../../src-shared/schemas/shipment';
 import { orders } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
-import { remainingParcel } from '../orders/allocation';
+import { parcelToShip } from '../orders/allocation';
 import type { ParcelDraft } from './repository';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -39,9 +39,9 @@ export function receiverFromOrder(order: OrderRow): PartyInput {
   return party;
 }
 
-/** What a shipment copies from an order: its receiver and one parcel of what is left to ship. */
-export function orderDefaults(db: ReadDb, orgId: string, orderId: string): { order: OrderRow; receiver: PartyInput; parcel: ParcelDraft | null } {
+/** What a shipment copies from an order: its receiver and one parcel of what is left to ship (parcelToShip). */
+export function orderDefaults(db: ReadDb, orgId: string, orderId: string): { order: OrderRow; receiver: PartyInput; parcel: ParcelDraft } {
   const order = findOrderRow(db, orgId, orderId);
   if (order.status === 'cancelled') throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} is cancelled`);
-  return { order, receiver: receiverFromOrder(order), parcel: remainingParcel(db, orderId) };
+  return { order, receiver: receiverFromOrder(order), parcel: parcelToShip(db, order) };
 }

@@ -109,4 +109,28 @@ describe('POST /orders/{orderId}/shipments', () => {
     expect(res.body.code).toBe('ORDER_INVALID_STATE');
     expect((await t.request('POST', `${org()}/orders/ord_unknown/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body.code).toBe('ORDER_NOT_FOUND');
   });
+
+  it('refuses to make one parcel heavier than a parcel may be (100 000 kg), from either door; parcels given by hand still work', async () => {
+    const order = await createOrder({ orderLines: [{ name: 'Steel coil', sku: 'COIL', quantity: 3, weight: 50_000, weightUnit: 'kg' }] });
+    const before = (await t.request('GET', `${org()}/shipments?limit=1`)).body.total as number;
+    for (const [path, body] of [
+      [`${org()}/orders/${order.id}/shipments`, { carrierId, productId: 'local_pallet' }],
+      [`${org()}/shipments`, { type: 'outbound', orderId: order.id, carrierSettings: { carrierId, productId: 'local_pallet' } }],
+    ] as const) {
+      const res = await t.request('POST', path, { body });
+      expect(res.status, path).toBe(409);
+      expect(res.body).toEqual({
+        code: 'ORDER_INVALID_STATE',
+        error: 'Conflict',
+        message: `What is left to ship of order ${order.orderNumber} weighs 150000 kg, more than one parcel may (100000 kg); create its shipment with parcels of your own (POST /shipments with orderId and parcels)`,
+      });
+    }
+    expect((await t.request('GET', `${org()}/shipments?limit=1`)).body.total).toBe(before);
+
+    const parcel = (quantity: number) => ({ weight: 50_000 * quantity, weightUnit: 'kg', dimensions: { length: 0, width: 0, height: 0 }, orderLines: [{ sku: 'COIL', quantity }] });
+    const byHand = await t.request('POST', `${org()}/shipments`, { body: { type: 'outbound', orderId: order.id, carrierSettings: { carrierId, productId: 'local_pallet' }, parcels: [parcel(2)] } });
+    expect(byHand.status, JSON.stringify(byHand.body)).toBe(201);
+    // One coil is left: that fits one parcel.
+    expect((await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_pallet' } })).status).toBe(201);
+  });
 });

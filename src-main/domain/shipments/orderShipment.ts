@@ -66,9 +66,6 @@ export function createShipmentFromOrder(app: AppContext, orgId: string, orderId:
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
     const { order, receiver, parcel } = orderDefaults(tx, orgId, orderId);
-    if (!parcel) {
-      throw new ApiError('ORDER_INVALID_STATE', `Every shippable line of order ${order.orderNumber} is already placed in a shipment`);
-    }
     const resolved = resolveCarrier(app, tx, orgId, order, parcel, input);
     const senderAddressId =
       input.senderAddressId ?? resolved.ruleSenderAddressId ?? findCarrierRow(tx, orgId, resolved.carrier.carrierId).senderAddressId;
