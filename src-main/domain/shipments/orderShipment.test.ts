@@ -87,6 +87,17 @@ describe('POST /orders/{orderId}/shipments', () => {
 
     const explicit = (await t.request('POST', `${org()}/orders/${(await createOrder()).id}/shipments`, { body: { carrierId, productId: 'local_pickup' } })).body;
     expect(explicit).toMatchObject({ shippingRuleId: null, carrierSettings: { productId: 'local_pickup' } });
+
+    // The order's rule deleted since: rule matching chooses, and the activity says why.
+    const retiring = (await t.request('POST', `${org()}/shipping-rules`, { body: shippingRuleBody(carrierId, senderAddressId, { name: 'Retired', productId: 'local_pallet', receivingCountries: ['SE'], conditions: [] }) })).body;
+    const orphan = await createOrder({ shippingRuleId: retiring.id });
+    expect((await t.request('DELETE', `${org()}/shipping-rules/${retiring.id}`)).status).toBe(200);
+    const res = await t.request('POST', `${org()}/orders/${orphan.id}/shipments`);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.shippingRuleId).toBe(cheap.id);
+    expect(res.body.activities.find((a: { action: string }) => a.action === 'shipping_rule_applied').description).toBe(
+      `Shipping rule Cheap DK applied (the order's rule ${retiring.id} was deleted)`,
+    );
   });
 
   it('answers 422 NO_MATCHING_SHIPPING_RULE when nothing matches, and rejects half a carrier choice', async () => {

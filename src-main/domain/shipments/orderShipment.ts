@@ -5,7 +5,7 @@ import { inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { findCarrierRow } from '../carriers';
 import { findSenderAddressRow } from '../senderAddresses';
-import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
+import { liveShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
 import { matchShippingRules } from '../shippingRules/match';
 import { toKg } from '../units';
 import { checkCarrierChoice, insertShipment, withSenderParty, type CarrierChoice } from './create';
@@ -15,7 +15,8 @@ import type { ParcelDraft } from './repository';
 interface ResolvedCarrier {
   carrier: CarrierChoice;
   ruleId: string | null;
-  ruleName: string | null;
+  /** The activity's words when a rule chose the carrier. */
+  ruleApplied: string | null;
   ruleSenderAddressId: string | null;
 }
 
@@ -37,16 +38,19 @@ function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: Order
       additionalParameters: input.additionalParameters ?? {},
     };
     checkCarrierChoice(tx, orgId, carrier);
-    return { carrier, ruleId: null, ruleName: null, ruleSenderAddressId: null };
+    return { carrier, ruleId: null, ruleApplied: null, ruleSenderAddressId: null };
   }
-  const rule = order.shippingRuleId
-    ? findShippingRuleRow(tx, orgId, order.shippingRuleId)
-    : matchShippingRules(tx, orgId, {
-        countryCode: order.shippingAddress?.countryCode ?? '',
-        weightKg: toKg(parcel.weight, parcel.weightUnit),
-        ...(order.totalAmount !== null ? { orderTotal: order.totalAmount } : {}),
-        ...(order.currency ? { currency: order.currency } : {}),
-      })[0]?.rule;
+  // The order's rule while it lives; one deleted since (retired, replaced by others) leaves the
+  // choice to rule matching, as for an order without one, and the activity says so.
+  const ordersRule = order.shippingRuleId ? liveShippingRuleRow(tx, orgId, order.shippingRuleId) : undefined;
+  const rule =
+    ordersRule ??
+    matchShippingRules(tx, orgId, {
+      countryCode: order.shippingAddress?.countryCode ?? '',
+      weightKg: toKg(parcel.weight, parcel.weightUnit),
+      ...(order.totalAmount !== null ? { orderTotal: order.totalAmount } : {}),
+      ...(order.currency ? { currency: order.currency } : {}),
+    })[0]?.rule;
   if (!rule) {
     throw new ApiError(
       'NO_MATCHING_SHIPPING_RULE',
@@ -59,7 +63,8 @@ function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: Order
     ...(input.services ? { services: input.services } : {}),
     ...(input.additionalParameters ? { additionalParameters: { ...choice.carrier.additionalParameters, ...input.additionalParameters } } : {}),
   };
-  return { carrier, ruleId: rule.id, ruleName: rule.name, ruleSenderAddressId: choice.senderAddressId };
+  const retired = order.shippingRuleId !== null && !ordersRule ? ` (the order's rule ${order.shippingRuleId} was deleted)` : '';
+  return { carrier, ruleId: rule.id, ruleApplied: `Shipping rule ${rule.name} applied${retired}`, ruleSenderAddressId: choice.senderAddressId };
 }
 
 export function createShipmentFromOrder(app: AppContext, orgId: string, orderId: string, input: OrderShipmentCreateInput = {}): Shipment {
@@ -85,7 +90,7 @@ export function createShipmentFromOrder(app: AppContext, orgId: string, orderId:
       pickupDetails: input.pickupDetails,
       orderId,
       shippingRuleId: resolved.ruleId,
-      activities: resolved.ruleName ? [{ action: 'shipping_rule_applied', description: `Shipping rule ${resolved.ruleName} applied` }] : [],
+      activities: resolved.ruleApplied ? [{ action: 'shipping_rule_applied', description: resolved.ruleApplied }] : [],
     });
   });
 }

@@ -83,8 +83,13 @@ export function toShippingRule(row: ShippingRuleRow): ShippingRule {
 const live = (orgId: string) => and(eq(shippingRules.orgId, orgId), isNull(shippingRules.deletedAt));
 
 /** The live row, or 404 SHIPPING_RULE_NOT_FOUND (also for another organization's rule). */
+/** The rule while it is not deleted, else undefined. */
+export function liveShippingRuleRow(db: ReadDb, orgId: string, ruleId: string): ShippingRuleRow | undefined {
+  return db.select().from(shippingRules).where(and(live(orgId), eq(shippingRules.id, ruleId))).get();
+}
+
 export function findShippingRuleRow(db: ReadDb, orgId: string, ruleId: string): ShippingRuleRow {
-  const row = db.select().from(shippingRules).where(and(live(orgId), eq(shippingRules.id, ruleId))).get();
+  const row = liveShippingRuleRow(db, orgId, ruleId);
   if (!row) throw new ApiError('SHIPPING_RULE_NOT_FOUND', `Shipping rule ${ruleId} does not exist in this organization`);
   return row;
 }
