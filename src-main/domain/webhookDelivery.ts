@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { PageQuery } from '../../src-shared/schemas/common';
 import type { WebhookDelivery } from '../../src-shared/schemas/webhook';
 import { outboxEvents, webhookDeliveries, webhooks } from '../db/schema';
 import { newId } from '../db/ids';
+import { insertRows } from '../db/prepared';
 import { durable, inWriteTransaction } from '../db/tx';
 import type { AppContext } from '../app/context';
 import { paginate } from './pagination';
@@ -39,51 +40,58 @@ export function toDelivery(row: DeliveryRow): WebhookDelivery {
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /**
- * Turns committed outbox events into queued deliveries, one transaction per event, oldest first:
- * a delivery row (attempt 1, due now) for each active webhook of the org subscribed to the type
- * that existed when the event happened.
+ * Turns committed outbox events into queued deliveries, oldest first, up to EVENTS_PER_RUN in one
+ * transaction: a delivery row (attempt 1, due now) for each active webhook of the org subscribed to
+ * the type that existed when the event happened. Every event is marked dispatched, with or without
+ * webhooks, so a busy day costs one short transaction per batch, not one per event (the payloads
+ * are not read here: the attempt reads its event).
  */
 export function dispatchOutbox(app: AppContext): number {
-  const pending = app.db
-    .select({ id: outboxEvents.id })
-    .from(outboxEvents)
-    .where(isNull(outboxEvents.dispatchedAt))
-    .orderBy(asc(outboxEvents.createdAt), asc(outboxEvents.id))
-    .limit(EVENTS_PER_RUN)
-    .all();
-  for (const { id } of pending) {
-    inWriteTransaction(app.db, (tx) => {
-      const event = tx.select().from(outboxEvents).where(and(eq(outboxEvents.id, id), isNull(outboxEvents.dispatchedAt))).get();
-      if (!event) return;
-      const now = app.now().toISOString();
-      const targets = tx
-        .select({ id: webhooks.id, events: webhooks.events })
-        .from(webhooks)
-        // A webhook made after the event did not ask for it (it would get a backlog of old events).
-        .where(and(eq(webhooks.orgId, event.orgId), eq(webhooks.isActive, true), lte(webhooks.createdAt, event.createdAt)))
-        .orderBy(asc(webhooks.createdAt), asc(webhooks.id))
-        .all()
-        .filter((webhook) => webhook.events.includes(event.type));
-      if (targets.length) {
-        tx.insert(webhookDeliveries)
-          .values(
-            targets.map((webhook) => ({
-              id: newId('delivery'),
-              webhookId: webhook.id,
-              eventId: event.id,
-              eventType: event.type,
-              success: false,
-              attempt: 1,
-              nextAttemptAt: now,
-              createdAt: now,
-            })),
-          )
-          .run();
+  return inWriteTransaction(app.db, (tx) => {
+    const pending = tx
+      .select({ id: outboxEvents.id, orgId: outboxEvents.orgId, type: outboxEvents.type, createdAt: outboxEvents.createdAt })
+      .from(outboxEvents)
+      .where(isNull(outboxEvents.dispatchedAt))
+      .orderBy(asc(outboxEvents.createdAt), asc(outboxEvents.id))
+      .limit(EVENTS_PER_RUN)
+      .all();
+    if (!pending.length) return 0;
+    const now = app.now().toISOString();
+    const hooksOf = new Map<string, { id: string; events: string[]; createdAt: string }[]>();
+    const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
+    for (const event of pending) {
+      let hooks = hooksOf.get(event.orgId);
+      if (!hooks) {
+        hooks = tx
+          .select({ id: webhooks.id, events: webhooks.events, createdAt: webhooks.createdAt })
+          .from(webhooks)
+          .where(and(eq(webhooks.orgId, event.orgId), eq(webhooks.isActive, true)))
+          .orderBy(asc(webhooks.createdAt), asc(webhooks.id))
+          .all();
+        hooksOf.set(event.orgId, hooks);
       }
-      tx.update(outboxEvents).set({ dispatchedAt: now }).where(eq(outboxEvents.id, event.id)).run();
-    });
-  }
-  return pending.length;
+      for (const webhook of hooks) {
+        // A webhook made after the event did not ask for it (it would get a backlog of old events).
+        if (!webhook.events.includes(event.type) || webhook.createdAt > event.createdAt) continue;
+        deliveries.push({
+          id: newId('delivery'),
+          webhookId: webhook.id,
+          eventId: event.id,
+          eventType: event.type,
+          success: false,
+          attempt: 1,
+          nextAttemptAt: now,
+          createdAt: now,
+        });
+      }
+    }
+    insertRows(tx, webhookDeliveries, deliveries);
+    tx.update(outboxEvents)
+      .set({ dispatchedAt: now })
+      .where(inArray(outboxEvents.id, pending.map((event) => event.id)))
+      .run();
+    return pending.length;
+  });
 }
 
 interface AttemptResult {
