@@ -74,12 +74,12 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
     takesIdempotencyKey(op) && credential !== undefined
       ? idempotentRequest(door.idempotencyKey, credential, op.id, raw)
       : null;
-  const perform = () => validateAndHandle(app, op, raw, { app, principal, credential, client: door.client });
-  if (!idempotent) return perform();
+  const call: CallContext = { app, principal, credential, client: door.client };
+  if (!idempotent) return validateAndHandle(app, op, raw, call);
   const result = await underIdempotencyKey(
     app,
     idempotent,
-    perform,
+    () => validateAndHandle(app, op, raw, call),
     (error) => (error instanceof ApiError ? { status: error.status, body: error.toBody() } : { status: 500, body: null }),
     op.responseKind === 'json',
   );

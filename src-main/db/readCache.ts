@@ -23,13 +23,19 @@ export interface WatchedTable {
 
 /**
  * Notices commits by other connections, for all the caches of one connection. Reading
- * `PRAGMA data_version` costs about as much as a cache hit saves, so it is read once per request,
- * by the dispatcher before anything else (`look`), and the caches trust that look until the next:
- * a request sees other processes' commits as of its start, as if it had arrived a moment earlier.
+ * `PRAGMA data_version` costs about as much as a cache hit saves (the largest part of a cached
+ * GET), so the dispatcher looks before anything else (`look`), at most once per turn of the event
+ * loop: the requests that arrive together share one look, and the caches trust it until the next.
+ * A request sees other processes' commits as of the start of its turn, as if it had arrived a
+ * moment earlier.
  */
 export class ForeignCommits {
   private readonly dataVersion: Database.Statement;
   private version: unknown;
+  private lookedThisTurn = false;
+  private readonly nextTurn = () => {
+    this.lookedThisTurn = false;
+  };
   /** Moves on when a look finds another connection's commit; the caches then drop everything. */
   epoch = 0;
 
@@ -39,6 +45,9 @@ export class ForeignCommits {
   }
 
   look(): void {
+    if (this.lookedThisTurn) return;
+    this.lookedThisTurn = true;
+    setImmediate(this.nextTurn).unref();
     const version = this.dataVersion.get();
     if (version === this.version) return;
     this.version = version;
