@@ -52,10 +52,23 @@ const recordNames: Record<(typeof scopeRows)[number], string> = {
   webhooks: 'Webhooks',
 };
 
+/** `["read:all", "write:shipments"]` → "Read everything; write Shipments", in the form's words. */
 function scopesSummary(scopes: string[]): string {
   if (scopes.includes('write:all')) return 'Everything (read and write)';
-  if (scopes.includes('read:all')) return scopes.length === 1 ? 'Read everything' : `Read everything, ${scopes.filter((scope) => scope !== 'read:all').join(', ')}`;
-  return scopes.join(', ');
+  const named = (action: string) =>
+    scopes
+      .filter((scope) => scope.startsWith(`${action}:`) && scope !== `${action}:all`)
+      .map((scope) => recordNames[scope.slice(action.length + 1) as keyof typeof recordNames] ?? scope.slice(action.length + 1));
+  const writes = named('write');
+  // Write includes read: "write Shipments" says it all.
+  const reads = named('read').filter((name) => !writes.includes(name));
+  return [
+    scopes.includes('read:all') ? 'Read everything' : reads.length ? `read ${reads.join(', ')}` : '',
+    writes.length ? `write ${writes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
+    .replace(/^./, (first) => first.toUpperCase());
 }
 
 function expiry(expiresAt: string | null): string {
