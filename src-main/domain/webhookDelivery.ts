@@ -47,6 +47,9 @@ const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOStrin
  * are not read here: the attempt reads its event).
  */
 export function dispatchOutbox(app: AppContext): number {
+  // Mostly there is nothing: look before taking the write lock every 2 s.
+  const waiting = app.db.select({ id: outboxEvents.id }).from(outboxEvents).where(isNull(outboxEvents.dispatchedAt)).limit(1).get();
+  if (!waiting) return 0;
   return inWriteTransaction(app.db, (tx) => {
     const pending = tx
       .select({ id: outboxEvents.id, orgId: outboxEvents.orgId, type: outboxEvents.type, createdAt: outboxEvents.createdAt })
