@@ -91,7 +91,7 @@ export const orderDetailSchema = orderSummarySchema.extend({
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 
-export const orderLineInput = z.strictObject({
+const orderLineFields = {
   name: requiredText(),
   quantity: z.number().int().min(1).max(1_000_000),
   sku: text().optional(),
@@ -111,8 +111,21 @@ export const orderLineInput = z.strictObject({
   requiresShipping: z.boolean().default(true),
   taxable: z.boolean().default(true),
   giftCard: z.boolean().default(false),
-}).superRefine(checkWeightBound);
+};
+export const orderLineInput = z.strictObject(orderLineFields).superRefine(checkWeightBound);
 export type OrderLineInput = z.output<typeof orderLineInput>;
+
+/**
+ * A line in a PATCH of the order's lines: with the `id` of one of the order's lines it is that line
+ * changed (what shipments hold of it stays theirs), without one it is a new line.
+ */
+export const orderLineUpdateInput = z
+  .strictObject({
+    id: id().optional().describe('The id of a line of this order, to change it rather than add a new one'),
+    ...orderLineFields,
+  })
+  .superRefine(checkWeightBound);
+export type OrderLineUpdateInput = z.output<typeof orderLineUpdateInput>;
 
 export const shippingAddressInput = z.strictObject({
   name: requiredText(),
@@ -156,7 +169,12 @@ export type OrderCreateInput = z.output<typeof orderCreateBody>;
 
 export const orderUpdateBody = z.strictObject({
   orderNumber: orderNumber().optional(),
-  orderLines: z.array(orderLineInput).min(1).max(1000).optional(),
+  orderLines: z
+    .array(orderLineUpdateInput)
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('All the lines the order has from now on: a line with its id is changed, one without is added, one left out goes'),
   /** Only `cancelled` can be set; every other status is derived from the shipments. */
   status: z.literal('cancelled').optional(),
   ...orderFields,

@@ -531,6 +531,46 @@ describe('order PATCH', () => {
     expect(parcelLines).toEqual([{ orderLineId: null, sku: 'POT-1' }]);
   });
 
+  it('changes lines given with their id and adds an item to an order that is partly packed; what shipments hold stays covered', async () => {
+    const order = await createOrder({ orderLines: [{ name: 'Mug', sku: 'MUG-01', quantity: 2, weight: 0.4 }, { name: 'Tea', sku: 'TEA-02', quantity: 3 }] });
+    const [mug, tea] = order.orderLines as { id: string }[];
+    await shipFromOrder(order.id); // holds 2 mugs and 3 teas
+    const patch = (orderLines: unknown[]) => t.request('PATCH', `${orders()}/${order.id}`, { body: { orderLines } });
+
+    // A third mug and a new line, the tea kept as it is: ids kept, one new line, the rest offered to the next shipment.
+    const added = await patch([{ id: mug!.id, name: 'Mug', sku: 'MUG-01', quantity: 3, weight: 0.4 }, { id: tea!.id, name: 'Tea', sku: 'TEA-02', quantity: 3 }, { name: 'Spoon', sku: 'SPN', quantity: 1 }]);
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.orderLines.map((line: { id: string; name: string; quantity: number }) => [line.id === mug!.id || line.id === tea!.id ? 'kept' : 'new', line.name, line.quantity])).toEqual([
+      ['kept', 'Mug', 3],
+      ['kept', 'Tea', 3],
+      ['new', 'Spoon', 1],
+    ]);
+    expect(added.body.status).toBe('processing');
+    const next = (await shipFromOrder(order.id)).body;
+    expect(next.parcels[0].orderLines.map((line: { sku: string; quantity: number }) => [line.sku, line.quantity])).toEqual([
+      ['MUG-01', 1],
+      ['SPN', 1],
+    ]);
+
+    // What shipments hold cannot go, nor shrink below what they hold; nothing changes then.
+    const dropped = await patch([{ id: mug!.id, name: 'Mug', quantity: 3 }]);
+    expect(dropped.status).toBe(409);
+    expect(dropped.body).toMatchObject({ code: 'ORDER_INVALID_STATE', message: expect.stringMatching(/^Line oln_\w+ \(Tea\) of order .+ has 3 unit\(s\) placed in live shipments; keep it in orderLines with its id/) });
+    const shrunk = await patch([{ id: mug!.id, name: 'Mug', quantity: 1 }, { id: tea!.id, name: 'Tea', quantity: 3 }]);
+    expect(shrunk.status).toBe(409);
+    expect(shrunk.body.message).toMatch(/\(Mug\) .* has 3 unit\(s\) placed in live shipments; its quantity cannot go below 3$/);
+    const withoutIds = await patch([{ name: 'Mug', quantity: 3 }, { name: 'Tea', quantity: 3 }]);
+    expect(withoutIds.status).toBe(409);
+
+    // An id that is not a line of this order, or the same line twice, is a 400 at that line.
+    const other = await createOrder();
+    const foreign = await patch([{ id: other.orderLines[0].id, name: 'Mug', quantity: 3 }]);
+    expect([foreign.status, foreign.body.details]).toEqual([400, [{ path: 'body.orderLines.0.id', message: `Not a line of order ${order.orderNumber}` }]]);
+    const twice = await patch([{ id: tea!.id, name: 'Tea', quantity: 3 }, { id: tea!.id, name: 'Tea', quantity: 3 }]);
+    expect([twice.status, twice.body.details?.[0]?.path]).toEqual([400, 'body.orderLines.1.id']);
+    expect((await t.request('GET', `${orders()}/${order.id}`)).body.orderLines).toHaveLength(3);
+  });
+
   it('cancels with status cancelled: it sticks, emits order.cancelled, and the order can no longer change', async () => {
     const order = await createOrder();
     const res = await t.request('PATCH', `${orders()}/${order.id}`, { body: { status: 'cancelled' } });

@@ -12,6 +12,7 @@ import type {
   OrderDetail,
   OrderLine,
   OrderLineInput,
+  OrderLineUpdateInput,
   OrderStatus,
   OrderSummary,
   OrderUpdateInput,
@@ -186,35 +187,83 @@ function assertOrderNumberFree(db: ReadDb, channelId: string, orderNumber: strin
 
 // ---- Writing ----
 
+/** The columns of an order line at `position`, from what was given (defaults for what was not). */
+function orderLineValues(line: OrderLineInput, position: number) {
+  return {
+    position,
+    name: line.name,
+    quantity: line.quantity,
+    sku: line.sku ?? null,
+    unitPrice: line.unitPrice ?? null,
+    totalPrice: line.totalPrice ?? null,
+    currency: line.currency ?? null,
+    weight: line.weight ?? null,
+    weightUnit: line.weightUnit ?? 'kg',
+    variantId: line.variantId ?? null,
+    productId: line.productId ?? null,
+    imageUrl: line.imageUrl ?? null,
+    hsCode: line.hsCode ?? null,
+    countryOfOrigin: line.countryOfOrigin ?? null,
+    provinceOfOrigin: line.provinceOfOrigin ?? null,
+    barcode: line.barcode ?? null,
+    vendor: line.vendor ?? null,
+    requiresShipping: line.requiresShipping,
+    taxable: line.taxable,
+    giftCard: line.giftCard,
+  };
+}
+
 function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLineInput[]): void {
   tx.insert(orderLines)
-    .values(
-      lines.map((line, position) => ({
-        id: newId('orderLine'),
-        orderId,
-        position,
-        name: line.name,
-        quantity: line.quantity,
-        sku: line.sku ?? null,
-        unitPrice: line.unitPrice ?? null,
-        totalPrice: line.totalPrice ?? null,
-        currency: line.currency ?? null,
-        weight: line.weight ?? null,
-        weightUnit: line.weightUnit ?? 'kg',
-        variantId: line.variantId ?? null,
-        productId: line.productId ?? null,
-        imageUrl: line.imageUrl ?? null,
-        hsCode: line.hsCode ?? null,
-        countryOfOrigin: line.countryOfOrigin ?? null,
-        provinceOfOrigin: line.provinceOfOrigin ?? null,
-        barcode: line.barcode ?? null,
-        vendor: line.vendor ?? null,
-        requiresShipping: line.requiresShipping,
-        taxable: line.taxable,
-        giftCard: line.giftCard,
-      })),
-    )
+    .values(lines.map((line, position) => ({ id: newId('orderLine'), orderId, ...orderLineValues(line, position) })))
     .run();
+}
+
+/**
+ * The order's lines from a PATCH: a line with the id of one of the order's lines is that line
+ * changed, one without is new, and a line left out goes. What live shipments hold stays covered —
+ * a held line can neither go nor drop below the units placed (409) — so an item can be added to an
+ * order that is partly packed. The parcel lines of cancelled shipments and returns are copies and
+ * are let go of a line that goes.
+ */
+function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLineUpdateInput[]): void {
+  const existing = new Map(tx.select({ id: orderLines.id, name: orderLines.name }).from(orderLines).where(eq(orderLines.orderId, order.id)).all().map((line) => [line.id, line.name]));
+  const placed = placedQuantities(tx, order.id);
+  const kept = new Set<string>();
+  const problems: { path: string; message: string }[] = [];
+  lines.forEach((line, index) => {
+    if (line.id === undefined) return;
+    if (!existing.has(line.id)) problems.push({ path: `body.orderLines.${index}.id`, message: `Not a line of order ${order.orderNumber}` });
+    else if (kept.has(line.id)) problems.push({ path: `body.orderLines.${index}.id`, message: 'The same line is given twice' });
+    kept.add(line.id);
+  });
+  if (problems.length) throw new ApiError('VALIDATION_FAILED', `Invalid ${problems[0]?.path}: ${problems[0]?.message}`, { details: problems });
+  for (const [lineId, held] of placed) {
+    const name = existing.get(lineId);
+    if (name === undefined || held <= 0) continue;
+    const given = lines.find((line) => line.id === lineId);
+    if (!given) {
+      throw new ApiError(
+        'ORDER_INVALID_STATE',
+        `Line ${lineId} (${name}) of order ${order.orderNumber} has ${held} unit(s) placed in live shipments; keep it in orderLines with its id, or cancel those shipments first`,
+      );
+    }
+    if (given.quantity < held) {
+      throw new ApiError(
+        'ORDER_INVALID_STATE',
+        `Line ${lineId} (${name}) of order ${order.orderNumber} has ${held} unit(s) placed in live shipments; its quantity cannot go below ${held}`,
+      );
+    }
+  }
+  const gone = [...existing.keys()].filter((lineId) => !kept.has(lineId));
+  if (gone.length) {
+    tx.update(parcelOrderLines).set({ orderLineId: null }).where(inArray(parcelOrderLines.orderLineId, gone)).run();
+    tx.delete(orderLines).where(inArray(orderLines.id, gone)).run();
+  }
+  lines.forEach((line, position) => {
+    if (line.id !== undefined) tx.update(orderLines).set(orderLineValues(line, position)).where(eq(orderLines.id, line.id)).run();
+    else tx.insert(orderLines).values({ id: newId('orderLine'), orderId: order.id, ...orderLineValues(line, position) }).run();
+  });
 }
 
 /** Writes an order and its lines inside the caller's transaction and emits order.created. */
@@ -320,20 +369,7 @@ export function updateOrder(app: AppContext, orgId: string, orderId: string, inp
     if (input.shippingAddress !== undefined) changes.shippingAddress = input.shippingAddress;
     if (input.externalData !== undefined) changes.externalData = input.externalData;
 
-    if (input.orderLines) {
-      const placed = [...placedQuantities(tx, orderId).values()].reduce((sum, quantity) => sum + quantity, 0);
-      if (placed > 0) {
-        throw new ApiError(
-          'ORDER_INVALID_STATE',
-          `Order ${row.orderNumber} has ${placed} unit(s) placed in live shipments; its lines can be replaced only while no shipment holds them (cancel those shipments first)`,
-        );
-      }
-      // Cancelled shipments and returns keep their parcel lines as copies, no longer tied to a line.
-      const oldLineIds = tx.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, orderId));
-      tx.update(parcelOrderLines).set({ orderLineId: null }).where(inArray(parcelOrderLines.orderLineId, oldLineIds)).run();
-      tx.delete(orderLines).where(eq(orderLines.orderId, orderId)).run();
-      insertOrderLines(tx, orderId, input.orderLines);
-    }
+    if (input.orderLines) replaceOrderLines(tx, row, input.orderLines);
 
     const fieldsChanged = Object.keys(changes).length > 0 || input.orderLines !== undefined;
     const cancelling = input.status === 'cancelled';
