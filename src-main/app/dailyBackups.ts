@@ -12,7 +12,7 @@ import type { AppContext } from './context';
 import { durable } from '../db/tx';
 import { repeatInBackground, type BackgroundTask } from './backgroundTask';
 import { ensurePrivateFolder } from './privateFolder';
-import { pruneDeliveredEvents } from '../domain/outboxRetention';
+import { pruneDeliveredEvents, pruneOldDeliveries } from '../domain/outboxRetention';
 
 export const DAILY_BACKUPS_KEPT = 7;
 const HOUR_MS = 60 * 60 * 1000;
@@ -72,14 +72,15 @@ export async function takeDailyBackup(app: AppContext): Promise<string | null> {
 }
 
 /**
- * Now and every hour: outbox events past their retention go (outboxRetention.ts), then the day's
- * backup is taken unless it exists — so backups carry no expired payloads. The timer keeps no process
- * alive.
+ * Now and every hour: outbox events and webhook delivery records past their retention go
+ * (outboxRetention.ts), then the day's backup is taken unless it exists — so backups carry no
+ * expired payloads. The timer keeps no process alive.
  */
 export function startDailyBackups(app: AppContext, intervalMs = HOUR_MS): BackgroundTask {
   // A failed run (a full disk, say) must not stop the app; the next hour tries again.
   return repeatInBackground('Daily upkeep', intervalMs, async () => {
     await pruneDeliveredEvents(app);
+    await pruneOldDeliveries(app);
     return takeDailyBackup(app);
   });
 }

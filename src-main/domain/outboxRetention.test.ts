@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
 import { closedPort } from '../testing/printing';
-import { OUTBOX_RETENTION_DAYS, pruneDeliveredEvents } from './outboxRetention';
+import { DELIVERY_RETENTION_DAYS, OUTBOX_RETENTION_DAYS, pruneDeliveredEvents, pruneOldDeliveries } from './outboxRetention';
 import { dispatchOutbox, sendDueDeliveries } from './webhookDelivery';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -62,4 +62,23 @@ it('deletes in batches, every expired event', async () => {
   })();
   expect(await pruneDeliveredEvents(t.app)).toBe(1234);
   expect((t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n).toBe(before);
+});
+
+it(`keeps webhook delivery records ${DELIVERY_RETENTION_DAYS} days, and while a retry waits`, async () => {
+  const hook = await t.request('POST', `/orgs/${t.org.orgId}/webhooks`, { body: { name: 'History', url: 'http://127.0.0.1:9/hook', events: ['shipment.created'] } });
+  expect(hook.status).toBe(201);
+  const insert = t.app.db.$client.prepare(
+    "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, success, attempt, next_attempt_at, created_at) VALUES (?, ?, ?, 'shipment.created', 1, 1, ?, ?)",
+  );
+  const old = new Date(now.getTime() - (DELIVERY_RETENTION_DAYS + 1) * DAY).toISOString();
+  const young = new Date(now.getTime() - (DELIVERY_RETENTION_DAYS - 1) * DAY).toISOString();
+  t.app.db.$client.transaction(() => {
+    for (let i = 0; i < 1203; i++) insert.run(`whd_old${i}`, hook.body.id, `evt_x${i}`, null, old);
+    insert.run('whd_retry', hook.body.id, 'evt_retry', now.toISOString(), old);
+    insert.run('whd_young', hook.body.id, 'evt_young', null, young);
+  })();
+  expect(await pruneOldDeliveries(t.app)).toBe(1203);
+  const left = (t.app.db.$client.prepare('SELECT id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id').all(hook.body.id) as { id: string }[]).map((row) => row.id);
+  expect(left).toEqual(['whd_retry', 'whd_young']);
+  expect(await pruneOldDeliveries(t.app)).toBe(0);
 });

@@ -4,13 +4,15 @@
  * each of its seven daily backups would grow by gigabytes a year for payloads nobody reads again.
  * An event goes once it is dispatched to the webhooks, older than the retention period and not
  * awaited by a delivery retry (the last one comes under eight hours after the first). The delivery
- * records, which name the event by id and type, stay as the history.
+ * records, which name the event by id and type, stay as the history for DELIVERY_RETENTION_DAYS:
+ * a webhook busy with every change otherwise grows the database by most of a gigabyte a year.
  */
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../app/context';
 import { inWriteTransaction } from '../db/tx';
 
 export const OUTBOX_RETENTION_DAYS = 30;
+export const DELIVERY_RETENTION_DAYS = 90;
 const BATCH = 500;
 
 /** Deletes expired events in batches, letting other work through between them; answers how many. */
@@ -30,4 +32,29 @@ export async function pruneDeliveredEvents(app: AppContext): Promise<number> {
     if (deleted < BATCH) return total;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * Deletes delivery records older than DELIVERY_RETENTION_DAYS that wait for no retry, webhook by
+ * webhook along its (webhook_id, created_at) index, in batches; answers how many.
+ */
+export async function pruneOldDeliveries(app: AppContext): Promise<number> {
+  const before = new Date(app.now().getTime() - DELIVERY_RETENTION_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  const webhookIds = app.db.all<{ id: string }>(sql`SELECT id FROM webhooks`).map((row) => row.id);
+  let total = 0;
+  for (const webhookId of webhookIds) {
+    for (;;) {
+      const deleted = inWriteTransaction(app.db, (tx) =>
+        tx.run(sql`
+          DELETE FROM webhook_deliveries WHERE rowid IN (
+            SELECT rowid FROM webhook_deliveries
+            WHERE webhook_id = ${webhookId} AND created_at < ${before} AND next_attempt_at IS NULL
+            LIMIT ${BATCH})`),
+      ).changes;
+      total += deleted;
+      if (deleted < BATCH) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return total;
 }
