@@ -4,6 +4,7 @@ import { senderAddressBody, startTestServer, type TestServer } from '../../testi
 import { orgMembers, users } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { hashPassword } from './passwords';
+import { FailedAuthLimiter } from './failedAuthLimiter';
 import { signAccessToken } from './jwt';
 
 /** A clock the tests move; each server of this file reads it. */
@@ -203,6 +204,20 @@ describe('missing and malformed credentials', () => {
     const cross = await t.request('PUT', `/orgs/${other.orgId}`, { body: { slug: 'Bad Slug' } });
     expect(cross.status).toBe(403);
     expect(cross.body.code).toBe('ORG_ACCESS_DENIED');
+  });
+});
+
+describe('FailedAuthLimiter memory', () => {
+  it('forgets clients whose failures have left the window once many are on record', () => {
+    let at = Date.parse('2026-05-01T08:00:00.000Z');
+    const limiter = new FailedAuthLimiter(() => new Date(at));
+    for (let i = 0; i < 1000; i++) limiter.fail(`10.0.${Math.floor(i / 250)}.${i % 250}`);
+    // All still in the window: a sweep at 500 kept them, the next waits for 1000.
+    expect(limiter.trackedClients).toBe(1000);
+    at += 61_000;
+    limiter.fail('10.9.9.9');
+    expect(limiter.trackedClients).toBe(1);
+    expect(limiter.isOverLimit('10.0.0.1')).toBe(false);
   });
 });
 

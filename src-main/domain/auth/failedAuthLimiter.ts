@@ -8,6 +8,7 @@ import { ApiError } from '../../../src-shared/errors';
  */
 export class FailedAuthLimiter {
   private readonly failures = new Map<string, number[]>();
+  private sweepAt = 500;
 
   constructor(
     private readonly now: () => Date,
@@ -23,8 +24,20 @@ export class FailedAuthLimiter {
     return kept;
   }
 
+  /** How many clients have failures on record. */
+  get trackedClients(): number {
+    return this.failures.size;
+  }
+
   /** Records a failure; true when the client is now over the limit. */
   fail(client: string): boolean {
+    // A client that failed once and never came back would stay here for the life of the process (a
+    // hub on a LAN meets many): past a few hundred clients, those with nothing left in the window go,
+    // and the next sweep waits until the clients on record have doubled.
+    if (this.failures.size >= this.sweepAt) {
+      for (const other of [...this.failures.keys()]) this.recent(other);
+      this.sweepAt = Math.max(500, 2 * this.failures.size);
+    }
     const kept = this.recent(client);
     kept.push(this.now().getTime());
     this.failures.set(client, kept);
