@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { ApiError, validationError } from '../../src-shared/errors';
 import type { PageQuery } from '../../src-shared/schemas/common';
 import {
@@ -12,6 +12,8 @@ import {
 import { orderChannels } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
+import type { Db } from '../db/open';
+import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { assertWithinLimit } from './plans';
 import { maskConfig, openConfig, sealConfig } from './secrets';
@@ -35,8 +37,16 @@ export function toOrderChannel(app: AppContext, row: Row): OrderChannel {
 const live = (orgId: string) => and(eq(orderChannels.orgId, orgId), isNull(orderChannels.deletedAt));
 
 /** The live row, or 404 ORDER_CHANNEL_NOT_FOUND (also for another organization's channel). */
+// Every order written (an import of thousands, a storefront sync) looks its channel up: prepared once.
+const liveChannelById = (root: Db) =>
+  root
+    .select()
+    .from(orderChannels)
+    .where(and(eq(orderChannels.orgId, sql.placeholder('orgId')), isNull(orderChannels.deletedAt), eq(orderChannels.id, sql.placeholder('channelId'))))
+    .prepare();
+
 export function findOrderChannelRow(db: ReadDb, orgId: string, channelId: string): Row {
-  const row = db.select().from(orderChannels).where(and(live(orgId), eq(orderChannels.id, channelId))).get();
+  const row = prepared(db, 'orderChannels.liveById', liveChannelById).get({ orgId, channelId });
   if (!row) throw new ApiError('ORDER_CHANNEL_NOT_FOUND', `Order channel ${channelId} does not exist in this organization`);
   return row;
 }

@@ -3,7 +3,7 @@
  * status and shipment count are derived from its shipments by allocation.ts; here status is only
  * ever set to `cancelled`, which sticks.
  */
-import { and, asc, count, desc, eq, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { ApiError } from '../../../src-shared/errors';
 import type { Page } from '../../../src-shared/schemas/common';
@@ -21,6 +21,8 @@ import type {
 import type { OrderChannelType } from '../../../src-shared/schemas/orderChannel';
 import { orderChannels, orderLines, orders, parcelOrderLines, shipments, shippingRules, type ShippingAddress } from '../../db/schema';
 import { newId } from '../../db/ids';
+import type { Db } from '../../db/open';
+import { insertRows, prepared } from '../../db/prepared';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import { containsCode, containsName } from '../../db/search';
 import type { AppContext } from '../../app/context';
@@ -104,23 +106,15 @@ function toShippingAddress(address: ShippingAddress): NonNullable<OrderDetail['s
 
 // A soft-deleted channel still names its orders, so the reference is read without the live filter.
 function channelRef(db: ReadDb, channelId: string): ChannelRef {
-  const channel = db
-    .select({ id: orderChannels.id, name: orderChannels.name, type: orderChannels.type })
-    .from(orderChannels)
-    .where(eq(orderChannels.id, channelId))
-    .get();
+  const channel = prepared(db, 'orders.channelRef', channelById).get({ channelId });
   if (!channel) throw new ApiError('INTERNAL_ERROR', `Order channel ${channelId} of an order is missing`);
   return { id: channel.id, name: channel.name, type: channel.type as OrderChannelType };
 }
 
 /** The order's shipments, oldest first: the fields of their full reads the order detail shows. */
 function orderShipments(db: ReadDb, orgId: string, orderId: string): OrderDetail['shipments'] {
-  const ids = db
-    .select({ id: shipments.id })
-    .from(shipments)
-    .where(eq(shipments.orderId, orderId))
-    .orderBy(asc(shipments.createdAt), asc(shipments.id))
-    .all()
+  const ids = prepared(db, 'orders.shipmentIds', shipmentIdsOfOrder)
+    .all({ orderId })
     .map((row) => row.id);
   return readShipments(db, orgId, ids).map((shipment) => {
     const summary: OrderDetail['shipments'][number] = {
@@ -140,7 +134,7 @@ function orderShipments(db: ReadDb, orgId: string, orderId: string): OrderDetail
 }
 
 function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
-  const lines = db.select().from(orderLines).where(eq(orderLines.orderId, row.id)).orderBy(asc(orderLines.position)).all();
+  const lines = prepared(db, 'orders.lines', linesOfOrder).all({ orderId: row.id });
   const detail: OrderDetail = {
     ...toOrderSummary(row, channelRef(db, row.orderChannelId)),
     orderLines: lines.map(toOrderLine),
@@ -175,13 +169,22 @@ function assertShippingRule(db: ReadDb, orgId: string, ruleId: string): void {
   if (!rule) throw new ApiError('SHIPPING_RULE_NOT_FOUND', `Shipping rule ${ruleId} does not exist in this organization`);
 }
 
-/** decisions §5a: `orderNumber` is unique per channel (the unique index backs this up). */
-function assertOrderNumberFree(db: ReadDb, channelId: string, orderNumber: string, exceptOrderId?: string): void {
-  const clash = db
+// Every order written (an import of thousands, a storefront sync) runs these: prepared once per connection.
+const orderByNumber = (root: Db) =>
+  root
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.orderChannelId, channelId), eq(orders.orderNumber, orderNumber), exceptOrderId ? ne(orders.id, exceptOrderId) : undefined))
-    .get();
+    .where(and(eq(orders.orderChannelId, sql.placeholder('channelId')), eq(orders.orderNumber, sql.placeholder('orderNumber')), ne(orders.id, sql.placeholder('exceptOrderId'))))
+    .prepare();
+const linesOfOrder = (root: Db) => root.select().from(orderLines).where(eq(orderLines.orderId, sql.placeholder('orderId'))).orderBy(asc(orderLines.position)).prepare();
+const channelById = (root: Db) =>
+  root.select({ id: orderChannels.id, name: orderChannels.name, type: orderChannels.type }).from(orderChannels).where(eq(orderChannels.id, sql.placeholder('channelId'))).prepare();
+const shipmentIdsOfOrder = (root: Db) =>
+  root.select({ id: shipments.id }).from(shipments).where(eq(shipments.orderId, sql.placeholder('orderId'))).orderBy(asc(shipments.createdAt), asc(shipments.id)).prepare();
+
+/** decisions §5a: `orderNumber` is unique per channel (the unique index backs this up). */
+function assertOrderNumberFree(db: ReadDb, channelId: string, orderNumber: string, exceptOrderId?: string): void {
+  const clash = prepared(db, 'orders.numberInChannel', orderByNumber).get({ channelId, orderNumber, exceptOrderId: exceptOrderId ?? '' });
   if (clash) throw new ApiError('CONFLICT', `Order number ${orderNumber} already exists in order channel ${channelId} (order ${clash.id})`);
 }
 
@@ -214,9 +217,11 @@ function orderLineValues(line: OrderLineInput, position: number) {
 }
 
 function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLineInput[]): void {
-  tx.insert(orderLines)
-    .values(lines.map((line, position) => ({ id: newId('orderLine'), orderId, ...orderLineValues(line, position) })))
-    .run();
+  insertRows(
+    tx,
+    orderLines,
+    lines.map((line, position) => ({ id: newId('orderLine'), orderId, ...orderLineValues(line, position) })),
+  );
 }
 
 /**
@@ -291,7 +296,7 @@ export function insertOrder(tx: WriteTx, now: Date, orgId: string, input: OrderC
     createdAt: at,
     updatedAt: at,
   };
-  tx.insert(orders).values(row).run();
+  insertRows(tx, orders, [row]);
   insertOrderLines(tx, row.id, input.orderLines);
   const detail = toOrderDetail(tx, row);
   emitEvent(tx, now, orgId, 'order.created', detail);
