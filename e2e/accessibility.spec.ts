@@ -29,6 +29,7 @@ test('every screen passes axe-core’s WCAG 2 A and AA checks', async ({ page })
   const screens = [
     '/pack',
     '/shipments',
+    '/shipments/new',
     `/shipments/${shipment.id}`,
     '/orders',
     `/orders/${order.id}`,
@@ -66,5 +67,11 @@ test('every screen passes axe-core’s WCAG 2 A and AA checks', async ({ page })
       await expect(page.getByRole('dialog')).toHaveCount(0);
     }
   }
+  // The work screens' dialogs: a new order, and creating a shipment from an order.
+  await page.goto('/#/orders');
+  await page.getByRole('button', { name: 'New order' }).click();
+  await expect(page.getByRole('dialog', { name: 'New order' })).toBeVisible();
+  await check('/orders (New order)');
+  await page.keyboard.press('Escape');
   expect(found, found.join('\n')).toEqual([]);
 });
