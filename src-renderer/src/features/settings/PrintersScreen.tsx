@@ -14,7 +14,6 @@ import {
   ListError,
   PageHeader,
   ReadOnlyNote,
-  RowActions,
   SETTINGS_PAGE_SIZE,
   useCanWrite,
   useConfirmTarget,
@@ -64,24 +63,30 @@ export function PrintersScreen() {
   const columns: ColumnDef<Printer>[] = [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
     { id: 'driver', header: 'Connection', cell: ({ row }) => row.original.driver.toUpperCase() },
-    { id: 'target', header: 'Queue / address / folder', cell: ({ row }) => <code>{row.original.target}</code> },
+    {
+      id: 'target',
+      header: 'Queue / address / folder',
+      // A long folder path is cut (whole on hover), so the row's actions stay on screen.
+      cell: ({ row }) => (
+        <code className="truncate" title={row.original.target}>
+          {row.original.target}
+        </code>
+      ),
+    },
     { id: 'format', header: 'Format', cell: ({ row }) => row.original.format.toUpperCase() },
     { id: 'size', header: 'Media', cell: ({ row }) => row.original.labelSize },
     { id: 'default', header: 'Default', cell: ({ row }) => (row.original.isDefault ? `Default for ${row.original.format.toUpperCase()}` : '') },
   ];
   if (canWrite) {
-    columns.push({
-      id: 'test',
-      header: 'Test',
-      cell: ({ row }) => (
-        <RowActions>
-          <button type="button" onClick={() => void test.print(row.original)} disabled={test.printing !== null} aria-label={`Print a test label on ${row.original.name}`}>
-            {test.printing === row.original.id ? 'Printing…' : 'Test label'}
+    columns.push(
+      editDeleteColumn(edit, remove.ask, {
+        first: (printer) => (
+          <button type="button" onClick={() => void test.print(printer)} disabled={test.printing !== null} aria-label={`Print a test label on ${printer.name}`}>
+            {test.printing === printer.id ? 'Printing…' : 'Test label'}
           </button>
-        </RowActions>
-      ),
-    });
-    columns.push(editDeleteColumn(edit, remove.ask));
+        ),
+      }),
+    );
   }
 
   const save = async (draft: PrinterDraft) => {

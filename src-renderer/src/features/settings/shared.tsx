@@ -260,13 +260,14 @@ export function DeleteConfirmDialog<T extends { id: string; name: string }>(prop
 export function editDeleteColumn<T extends { name: string }>(
   onEdit: (row: T) => void,
   onDelete: (row: T) => void,
-  options: { editDisabled?: boolean } = {},
+  options: { editDisabled?: boolean; /** Another action of the row, shown first (e.g. "Test label"). */ first?: (row: T) => ReactNode } = {},
 ): ColumnDef<T> {
   return {
     id: 'actions',
     header: 'Actions',
     cell: ({ row }) => (
       <RowActions>
+        {options.first?.(row.original)}
         <button type="button" onClick={() => onEdit(row.original)} aria-label={`Edit ${row.original.name}`} disabled={options.editDisabled}>
           Edit
         </button>
