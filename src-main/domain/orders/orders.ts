@@ -234,41 +234,43 @@ function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLin
 function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLineUpdateInput[]): void {
   const existing = new Map(tx.select({ id: orderLines.id, name: orderLines.name }).from(orderLines).where(eq(orderLines.orderId, order.id)).all().map((line) => [line.id, line.name]));
   const placed = placedQuantities(tx, order.id);
-  const kept = new Set<string>();
+  const given = new Map<string, OrderLineUpdateInput>();
   const problems: { path: string; message: string }[] = [];
   lines.forEach((line, index) => {
     if (line.id === undefined) return;
     if (!existing.has(line.id)) problems.push({ path: `body.orderLines.${index}.id`, message: `Not a line of order ${order.orderNumber}` });
-    else if (kept.has(line.id)) problems.push({ path: `body.orderLines.${index}.id`, message: 'The same line is given twice' });
-    kept.add(line.id);
+    else if (given.has(line.id)) problems.push({ path: `body.orderLines.${index}.id`, message: 'The same line is given twice' });
+    given.set(line.id, line);
   });
   if (problems.length) throw new ApiError('VALIDATION_FAILED', `Invalid ${problems[0]?.path}: ${problems[0]?.message}`, { details: problems });
   for (const [lineId, held] of placed) {
     const name = existing.get(lineId);
     if (name === undefined || held <= 0) continue;
-    const given = lines.find((line) => line.id === lineId);
-    if (!given) {
+    const line = given.get(lineId);
+    if (!line) {
       throw new ApiError(
         'ORDER_INVALID_STATE',
         `Line ${lineId} (${name}) of order ${order.orderNumber} has ${held} unit(s) placed in live shipments; keep it in orderLines with its id, or cancel those shipments first`,
       );
     }
-    if (given.quantity < held) {
+    if (line.quantity < held) {
       throw new ApiError(
         'ORDER_INVALID_STATE',
         `Line ${lineId} (${name}) of order ${order.orderNumber} has ${held} unit(s) placed in live shipments; its quantity cannot go below ${held}`,
       );
     }
   }
-  const gone = [...existing.keys()].filter((lineId) => !kept.has(lineId));
+  const gone = [...existing.keys()].filter((lineId) => !given.has(lineId));
   if (gone.length) {
     tx.update(parcelOrderLines).set({ orderLineId: null }).where(inArray(parcelOrderLines.orderLineId, gone)).run();
     tx.delete(orderLines).where(inArray(orderLines.id, gone)).run();
   }
+  const added: (typeof orderLines.$inferInsert)[] = [];
   lines.forEach((line, position) => {
     if (line.id !== undefined) tx.update(orderLines).set(orderLineValues(line, position)).where(eq(orderLines.id, line.id)).run();
-    else tx.insert(orderLines).values({ id: newId('orderLine'), orderId: order.id, ...orderLineValues(line, position) }).run();
+    else added.push({ id: newId('orderLine'), orderId: order.id, ...orderLineValues(line, position) });
   });
+  insertRows(tx, orderLines, added);
 }
 
 /** Writes an order and its lines inside the caller's transaction and emits order.created. */
