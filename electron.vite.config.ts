@@ -6,7 +6,11 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('src-main/electron/main.ts') } },
+      // The desktop app and the headless server (`npm run serve`) from one build, sharing their chunks.
+      rollupOptions: {
+        input: { index: resolve('src-main/electron/main.ts'), serve: resolve('src-main/serve.ts') },
+        output: { chunkFileNames: 'chunks/shipdesk-[hash].js' },
+      },
     },
   },
   preload: {

@@ -4,7 +4,7 @@
 #   scripts/check-api-docs.sh [path/to/api.md]        (KEEP=1 keeps the temp folder for a look)
 #
 # What it does:
-#   1. starts `npx tsx src-main/serve.ts` on a free port with an empty temp data folder;
+#   1. starts the headless server (out/main/serve.js, or src-main/serve.ts unbuilt) on a free port with an empty temp data folder;
 #   2. takes every ```sh / ```bash block of the doc, in order, and runs them all in ONE bash
 #      (`set -euo pipefail`, so variables such as ORG, TOKEN, ADDR carry over from block to block)
 #      in a temp working folder; `http://127.0.0.1:4848` in a block is replaced by the server's
@@ -112,7 +112,9 @@ PERL
 cd "$REPO"
 : >"$WORK/server.log"
 set -m
-SHIPDESK_DATA_DIR="$WORK/data" SHIPDESK_PORT=0 npx tsx src-main/serve.ts >"$WORK/server.log" 2>&1 &
+# The built bundle, as `npm run serve` runs it (`npm test` builds first); from source where nothing is built.
+if [[ -f out/main/serve.js ]]; then SERVE=(npx node out/main/serve.js); else SERVE=(npx tsx src-main/serve.ts); fi
+SHIPDESK_DATA_DIR="$WORK/data" SHIPDESK_PORT=0 "${SERVE[@]}" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 set +m
 BASE=

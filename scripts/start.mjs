@@ -60,6 +60,6 @@ if (electron) {
   // What `npm run serve` does, with the server as our own child: a shell between the two would not
   // pass SIGTERM on, and the server would outlive this script.
   code = await run('npm', ['run', 'build', '--', '--logLevel', 'warn']);
-  if (code === 0) code = await run(process.execPath, ['--import', 'tsx', 'src-main/serve.ts', ...process.argv.slice(2)]);
+  if (code === 0) code = await run(process.execPath, ['out/main/serve.js', ...process.argv.slice(2)]);
 }
 process.exit(code);

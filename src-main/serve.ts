@@ -1,9 +1,11 @@
 /**
  * Headless mode: the same API and services as the desktop app, plus the built renderer, in a plain
- * Node process. `npm run serve`.
+ * Node process. `npm run serve` runs the bundle the build makes of it (out/main/serve.js, sharing
+ * its chunks with the desktop app's main process); tsx can still run this file from source.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { appRoot } from './app/appRoot';
 import { createAppContext, type AppContext } from './app/context';
 import { databaseFile, defaultDataDir, parsePort, portFromEnv } from './app/config';
 import { acquireInstanceLock } from './app/instanceLock';
@@ -23,14 +25,16 @@ async function main(): Promise<void> {
   });
   const port = values.port !== undefined ? parsePort(values.port, '--port') : portFromEnv();
   const host = values.host ?? process.env.SHIPDESK_HOST ?? '127.0.0.1';
-  const rendererDir = fileURLToPath(new URL('../out/renderer', import.meta.url));
+  const root = appRoot();
+  const rendererDir = join(root, 'out', 'renderer');
 
   const dataDir = defaultDataDir();
   // Before the database is opened: start-up recovery must not touch another server's sends.
   const lock = acquireInstanceLock(databaseFile(dataDir));
   let app: AppContext | null = null;
   try {
-    app = createAppContext({ dataDir });
+    // Bundled, this module is not beside the migrations: they are found from the app's folder.
+    app = createAppContext({ dataDir, migrationsFolder: join(root, 'src-main', 'db', 'migrations') });
     runStartupChores(app);
     const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
     const url = await listen(server, host, port);
