@@ -287,6 +287,18 @@ describe('pagination', () => {
     }
   });
 
+  it('says what a page or limit must be, also when the key is given twice', async () => {
+    for (const [query, path, message] of [
+      ['page=abc', 'query.page', 'Must be a whole number from 1 to 9007199254740991'],
+      ['page=1&page=2', 'query.page', 'Must be a whole number from 1 to 9007199254740991'],
+      ['limit=', 'query.limit', 'Must be a whole number from 1 to 100'],
+      ['limit=101', 'query.limit', 'Must be at most 100'],
+    ]) {
+      const res = await list(`?${query}`);
+      expect(res.body.details, query).toEqual([{ path, message }]);
+    }
+  });
+
   it('accepts the bounds and defaults to page 1, limit 20', async () => {
     expect((await list('')).body).toMatchObject({ page: 1, limit: 20, total: 1, totalPages: 1 });
     expect((await list('?limit=1')).body).toMatchObject({ limit: 1 });

@@ -84,7 +84,9 @@ export const currencyCode = () =>
  */
 export const wholeNumberParam = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().regex(/^\d{1,16}$/, 'Must be a whole number').transform(Number)])
+    // The union's own message: "abc", "" or a repeated key (?page=1&page=2 comes as a list) would
+    // otherwise read "Not one of the accepted forms".
+    .union([z.number(), z.string().regex(/^\d{1,16}$/).transform(Number)], { error: `Must be a whole number from ${min} to ${max}` })
     .pipe(z.number().int().min(min).max(max));
 
 /** List bounds are rejected, never clamped (decisions §1 "Lists"). */
