@@ -107,6 +107,14 @@ describe('order channels', () => {
     expect((await call('GET', base)).body.total).toBe(0);
   });
 
+  it('says which types there are, and what a setting of a manual channel may be', async () => {
+    const { base, call } = await inFreshOrg();
+    const details = async (body: unknown) => (await call('POST', base, { body })).body.details;
+    expect(await details({ name: 'eBay', type: 'ebay' })).toEqual([{ path: 'body.type', message: 'Must be one of: manual, csv, shopify, woocommerce' }]);
+    expect(await details({ name: 'No type' })).toEqual([{ path: 'body.type', message: 'Required' }]);
+    expect(await details({ name: 'Desk', type: 'manual', config: { bins: [1, 2] } })).toEqual([{ path: 'body.config.bins', message: 'Must be text, a number or true/false' }]);
+  });
+
   it('PATCHes name and config; a masked secret sent back keeps the stored one, a new one replaces it', async () => {
     const { org, base, call } = await inFreshOrg();
     const created = (await call('POST', base, { body: shopify() })).body;

@@ -21,7 +21,7 @@ export const orderChannelSchema = z.strictObject({
 export type OrderChannel = z.infer<typeof orderChannelSchema>;
 
 /** Manual and CSV channels need nothing; they may keep simple settings of their own. */
-const openConfig = z.record(z.string(), z.union([text(), z.number(), z.boolean()]));
+const openConfig = z.record(z.string(), z.union([text(), z.number(), z.boolean()], { error: 'Must be text, a number or true/false' }));
 
 const shopifyConfig = z.strictObject({
   shopDomain: z
@@ -54,7 +54,14 @@ export const orderChannelCreateBody = z.discriminatedUnion('type', [
   z.strictObject({ name: requiredText(), type: z.literal('csv'), config: openConfig.default({}) }),
   z.strictObject({ name: requiredText(), type: z.literal('shopify'), config: shopifyConfig }),
   z.strictObject({ name: requiredText(), type: z.literal('woocommerce'), config: woocommerceConfig }),
-]);
+], {
+  // Without this, an unknown or missing type reads "Not one of the accepted forms".
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const given = issue.input !== null && typeof issue.input === 'object' ? (issue.input as { type?: unknown }).type : undefined;
+    return given === undefined ? 'Required' : `Must be one of: ${orderChannelTypes.join(', ')}`;
+  },
+});
 export type OrderChannelInput = z.output<typeof orderChannelCreateBody>;
 
 /**
