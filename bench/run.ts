@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { machineLine, stringArg } from './lib/stats';
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
-const preferredOrder = ['http', 'list', 'labels', 'batchSplit'];
+const preferredOrder = ['http', 'list', 'labels', 'batchSplit', 'soak'];
 /** A benchmark still running after this is ended, so `npm run bench` always stops by itself. */
 const LIMIT_MS = 5 * 60_000;
 
@@ -31,8 +31,9 @@ function runBenchmark(name: string): Promise<{ code: number | null; seconds: num
   const file = join(benchDir, `${name}.ts`);
   if (!existsSync(file)) return Promise.resolve({ code: null, seconds: 0 });
   const started = performance.now();
-  // The same Node and TypeScript loader as this process; output goes straight to ours.
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), file], { stdio: 'inherit' });
+  // The same Node and TypeScript loader as this process; output goes straight to ours. gc() is
+  // exposed for the soak's memory readings; the others never call it.
+  const child = spawn(process.execPath, ['--expose-gc', '--import', import.meta.resolve('tsx'), file], { stdio: 'inherit' });
   const timer = setTimeout(() => {
     console.error(`bench ${name}: still running after ${LIMIT_MS / 60_000} min, ending it`);
     child.kill('SIGTERM');
