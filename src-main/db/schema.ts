@@ -4,6 +4,7 @@
  * parcel order lines are rows, so splits and allocation are plain SQL in one transaction.
  * Soft-deleted rows (`deleted_at`) keep old shipments' references intact and free plan places.
  */
+import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const createdAt = () => text('created_at').notNull();
@@ -326,6 +327,9 @@ export const shipments = sqliteTable(
     index('shipments_org_reference').on(t.orgId, t.reference),
     index('shipments_org_updated').on(t.orgId, t.updatedAt),
     index('shipments_return_for').on(t.returnForShipmentId),
+    // Start-up recovery looks for interrupted bookings across every organization: without this
+    // (tiny: only shipments in processing are in it) it read every shipment, 230 ms on a million.
+    index('shipments_processing').on(t.bookingStartedAt).where(sql`status = 'processing'`),
   ],
 );
 
@@ -552,6 +556,8 @@ export const printJobs = sqliteTable(
     index('print_jobs_org_created').on(t.orgId, t.createdAt, t.id),
     index('print_jobs_org_status_created').on(t.orgId, t.status, t.createdAt, t.id),
     index('print_jobs_document').on(t.documentId),
+    // Start-up fails the jobs a crash left unfinished, across every organization; only those are in it.
+    index('print_jobs_unfinished').on(t.id).where(sql`status IN ('queued', 'printing')`),
   ],
 );
 

@@ -5,7 +5,7 @@
  * failed job — the document stays and `retry` prints it once the printer is fixed — never a 500 and
  * never a lost label. Printing only reads documents: it never re-books a shipment.
  */
-import { and, count, desc, eq, gt, inArray, isNull, ne, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { documentFormats, type DocumentFormat, type LabelSize } from '../../../src-shared/schemas/carrier';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
@@ -392,6 +392,7 @@ export function failInterruptedPrintJobs(app: AppContext): void {
       error: 'Shipdesk stopped before this print job finished, so it may not have printed; check the printer, then retry',
       updatedAt: app.now().toISOString(),
     })
-    .where(inArray(printJobs.status, ['queued', 'printing']))
+    // Literal statuses, not bound values: only then can SQLite use the partial index print_jobs_unfinished.
+    .where(sql`${printJobs.status} IN ('queued', 'printing')`)
     .run();
 }

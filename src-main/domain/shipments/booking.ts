@@ -394,7 +394,9 @@ export function recoverInterruptedBookings(app: AppContext): number {
     const stuck = tx
       .select()
       .from(shipments)
-      .where(and(eq(shipments.status, 'processing'), isNotNull(shipments.bookingStartedAt)))
+      // The status as a literal, not a bound value: only then can SQLite use the partial index
+      // shipments_processing instead of reading every shipment.
+      .where(and(sql`${shipments.status} = 'processing'`, isNotNull(shipments.bookingStartedAt)))
       .all();
     for (const row of stuck) {
       setStatus(tx, now, row.id, 'error');

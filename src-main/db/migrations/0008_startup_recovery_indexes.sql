@@ -1,0 +1,2 @@
+CREATE INDEX `print_jobs_unfinished` ON `print_jobs` (`id`) WHERE status IN ('queued', 'printing');--> statement-breakpoint
+CREATE INDEX `shipments_processing` ON `shipments` (`booking_started_at`) WHERE status = 'processing';
