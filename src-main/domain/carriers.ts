@@ -14,6 +14,7 @@ import { assertWithinLimit } from './plans';
 import { paginate } from './pagination';
 import { maskConfig, openConfig, sealConfig } from './secrets';
 import { findSenderAddressRow, toSenderAddress } from './senderAddresses';
+import { updateColumns } from '../db/updateColumns';
 
 type Row = typeof carriers.$inferSelect;
 type AddressRow = typeof senderAddresses.$inferSelect;
@@ -159,7 +160,7 @@ export function updateCarrier(app: AppContext, orgId: string, carrierId: string,
       senderAddressId: address.id,
       updatedAt: app.now().toISOString(),
     };
-    tx.update(carriers).set(updated).where(eq(carriers.id, carrierId)).run();
+    tx.update(carriers).set(updateColumns(updated)).where(eq(carriers.id, carrierId)).run();
     return toCarrier(app, updated, address);
   });
 }

@@ -18,6 +18,7 @@ import type { AppContext } from '../app/context';
 import { assertWithinLimit } from './plans';
 import { maskConfig, openConfig, sealConfig } from './secrets';
 import { paginate } from './pagination';
+import { updateColumns } from '../db/updateColumns';
 
 type Row = typeof orderChannels.$inferSelect;
 
@@ -108,7 +109,7 @@ export function updateOrderChannel(app: AppContext, orgId: string, channelId: st
       ? sealConfig(app.keys.sealKey, checkedConfig(row.type as OrderChannelType, input.config), orderChannelSecretKeys, row.config)
       : row.config;
     const updated: Row = { ...row, name: input.name ?? row.name, config, updatedAt: app.now().toISOString() };
-    tx.update(orderChannels).set(updated).where(eq(orderChannels.id, channelId)).run();
+    tx.update(orderChannels).set(updateColumns(updated)).where(eq(orderChannels.id, channelId)).run();
     return toOrderChannel(app, updated);
   });
 }

@@ -8,6 +8,7 @@ import type { Db } from '../db/open';
 import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { hashPassword } from './auth/passwords';
+import { updateColumns } from '../db/updateColumns';
 
 type Row = typeof orgs.$inferSelect;
 
@@ -109,7 +110,7 @@ export function updateOrganization(app: AppContext, orgId: string, input: Organi
     }
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<Row>;
     const updated: Row = { ...row, ...changes, updatedAt: app.now().toISOString() };
-    tx.update(orgs).set(updated).where(eq(orgs.id, orgId)).run();
+    tx.update(orgs).set(updateColumns(updated)).where(eq(orgs.id, orgId)).run();
     return toOrganization(updated);
   });
 }

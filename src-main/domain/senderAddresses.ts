@@ -10,6 +10,7 @@ import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { assertWithinLimit } from './plans';
 import { paginate } from './pagination';
+import { updateColumns } from '../db/updateColumns';
 
 export type SenderAddressRow = typeof senderAddresses.$inferSelect;
 type Row = SenderAddressRow;
@@ -108,7 +109,7 @@ export function updateSenderAddress(
     const row = findSenderAddressRow(tx, orgId, addressId);
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<Row>;
     const updated: Row = { ...row, ...changes, updatedAt: app.now().toISOString() };
-    tx.update(senderAddresses).set(updated).where(eq(senderAddresses.id, addressId)).run();
+    tx.update(senderAddresses).set(updateColumns(updated)).where(eq(senderAddresses.id, addressId)).run();
     return toSenderAddress(updated);
   });
 }

@@ -15,6 +15,7 @@ import { inWriteTransaction, type ReadDb } from '../db/tx';
 import type { AppContext } from '../app/context';
 import { seal, unseal } from './secrets';
 import { paginate } from './pagination';
+import { updateColumns } from '../db/updateColumns';
 
 type Row = typeof webhooks.$inferSelect;
 
@@ -97,7 +98,7 @@ export function updateWebhook(app: AppContext, orgId: string, webhookId: string,
       isActive: input.isActive ?? row.isActive,
       updatedAt: app.now().toISOString(),
     };
-    tx.update(webhooks).set(updated).where(eq(webhooks.id, webhookId)).run();
+    tx.update(webhooks).set(updateColumns(updated)).where(eq(webhooks.id, webhookId)).run();
     return withSecret(app, updated);
   });
 }

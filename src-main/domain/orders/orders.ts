@@ -32,6 +32,7 @@ import { paginate } from '../pagination';
 import { findOrderRow, type OrderRow } from '../shipments/fromOrder';
 import { readShipments, ruleSummary } from '../shipments/repository';
 import { deriveOrderStatus, placedQuantities } from './allocation';
+import { updateColumns } from '../../db/updateColumns';
 
 export type OrderListQuery = z.output<typeof orderListQuery>;
 type OrderLineRow = typeof orderLines.$inferSelect;
@@ -385,7 +386,7 @@ export function updateOrder(app: AppContext, orgId: string, orderId: string, inp
     // New lines change what "fulfilled" means, so the status is derived again (or set to cancelled).
     const status = cancelling ? 'cancelled' : deriveOrderStatus(tx, orderId, row.status);
     const updated: OrderRow = { ...row, ...changes, status, updatedAt: now.toISOString() };
-    tx.update(orders).set(updated).where(eq(orders.id, orderId)).run();
+    tx.update(orders).set(updateColumns(updated)).where(eq(orders.id, orderId)).run();
     const detail = toOrderDetail(tx, updated);
     // A bare cancel is told by order.cancelled alone.
     if (fieldsChanged || (!cancelling && status !== row.status)) emitEvent(tx, now, orgId, 'order.updated', { ...detail, previousStatus: row.status });

@@ -17,6 +17,7 @@ import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/context';
 import { printingOf } from '../../printing/services';
 import { paginate } from '../pagination';
+import { updateColumns } from '../../db/updateColumns';
 
 export type PrinterRow = typeof printers.$inferSelect;
 
@@ -112,7 +113,7 @@ export function updatePrinter(app: AppContext, orgId: string, printerId: string,
     if (problems.length) throw validationError('body', problems);
     const now = app.now().toISOString();
     const updated: PrinterRow = { ...merged, target: normalizePrinterTarget(merged.driver as PrinterDriver, merged.target), updatedAt: now };
-    tx.update(printers).set(updated).where(eq(printers.id, printerId)).run();
+    tx.update(printers).set(updateColumns(updated)).where(eq(printers.id, printerId)).run();
     if (updated.isDefault) clearOtherDefaults(tx, orgId, updated.format, updated.id, now);
     return toPrinter(updated);
   });

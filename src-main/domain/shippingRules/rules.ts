@@ -20,6 +20,7 @@ import { findCarrierRow, toCarrierBase } from '../carriers';
 import { assertWithinLimit } from '../plans';
 import { paginate } from '../pagination';
 import { findSenderAddressRow, toSenderAddress } from '../senderAddresses';
+import { updateColumns } from '../../db/updateColumns';
 
 export type ShippingRuleRow = typeof shippingRules.$inferSelect;
 
@@ -240,7 +241,7 @@ export function updateShippingRule(app: AppContext, orgId: string, ruleId: strin
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<ShippingRuleRow>;
     const updated: ShippingRuleRow = { ...row, ...changes, updatedAt: app.now().toISOString() };
     assertReferences(tx, updated);
-    tx.update(shippingRules).set(updated).where(eq(shippingRules.id, ruleId)).run();
+    tx.update(shippingRules).set(updateColumns(updated)).where(eq(shippingRules.id, ruleId)).run();
     return toShippingRule(updated);
   });
 }
