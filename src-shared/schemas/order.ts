@@ -198,4 +198,6 @@ export const orderListQuery = pageQuery.extend({
   status: z.enum(orderStatuses).optional(),
   orderChannelId: id().optional(),
   search: z.string().min(1).max(200).optional(),
+  /** Exactly this order number, case and all: a scanned packing slip, found on an index however many orders there are. */
+  orderNumber: orderNumber().optional(),
 });

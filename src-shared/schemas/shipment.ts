@@ -387,6 +387,8 @@ export const shipmentListQuery = pageQuery.extend({
   sort: z.enum(shipmentSortKeys).default('-createdAt'),
   status: z.enum(shipmentStatuses).optional(),
   search: z.string().min(1).max(200).optional(),
+  /** Exactly this reference, case and all: a scanned label, found on an index however many shipments there are. */
+  reference: requiredText().optional(),
   orderId: id().optional(),
 });
 
