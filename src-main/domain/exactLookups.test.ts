@@ -33,7 +33,7 @@ async function orgWithDoor(name: string) {
 function plansOfLookups(table: string): string[] {
   return recording
     .takeLookups()
-    .filter((sql) => new RegExp(`from "${table}"`).test(sql) && !/count\(/i.test(sql))
+    .filter((sql) => new RegExp(`from "${table}"`, 'i').test(sql) && !/count\(/i.test(sql))
     .map((sql) => {
       const explain = recording.app.db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`);
       const plan = explain.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
@@ -41,7 +41,7 @@ function plansOfLookups(table: string): string[] {
     });
 }
 
-it('reference= finds exactly that reference, on the (organization, reference) index', async () => {
+it('reference= finds exactly that reference, and a search its few matches, on the (organization, reference) index', async () => {
   const { call } = await orgWithDoor('Refs');
   const address = await call('senderAddresses.create', { body: senderAddressBody() });
   const carrier = await call('carriers.create', { body: { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id } });
@@ -55,6 +55,12 @@ it('reference= finds exactly that reference, on the (organization, reference) in
   expect(plans.length).toBeGreaterThan(0);
   expect(plans[0]).toContain('shipments_org_reference (org_id=? AND reference=?)');
   expect((await call('shipments.list', { query: { reference: 'R-10' } })).data).toEqual([]);
+
+  // A search with few matches reads the references on the same index, newest first as any list.
+  recording.takeLookups();
+  const searched = await call('shipments.list', { query: { search: 'r-100' } });
+  expect(searched.data.map((item: { reference: string }) => item.reference)).toEqual(['XR-100', 'r-100', 'R-1000', 'R-100']);
+  expect(plansOfLookups('shipments')[0]).toContain('shipments_org_reference (org_id=?)');
 });
 
 it('orderNumber= finds that number in every channel of the organization and nowhere else, on the (channel, number) index', async () => {
