@@ -557,12 +557,24 @@ describe('order PATCH', () => {
     // What shipments hold cannot go, nor shrink below what they hold; nothing changes then.
     const dropped = await patch([{ id: mug!.id, name: 'Mug', quantity: 3 }]);
     expect(dropped.status).toBe(409);
-    expect(dropped.body).toMatchObject({ code: 'ORDER_INVALID_STATE', message: expect.stringMatching(/^Line oln_\w+ \(Tea\) of order .+ has 3 unit\(s\) placed in live shipments; keep it in orderLines with its id/) });
+    expect(dropped.body).toMatchObject({ code: 'ORDER_INVALID_STATE', message: expect.stringMatching(/^Line oln_\w+ \(Tea\) of order .+ has 3 unit\(s\) placed in live shipments; keep it in orderLines \(with its id, or its SKU\)/) });
     const shrunk = await patch([{ id: mug!.id, name: 'Mug', quantity: 1 }, { id: tea!.id, name: 'Tea', quantity: 3 }]);
     expect(shrunk.status).toBe(409);
     expect(shrunk.body.message).toMatch(/\(Mug\) .* has 3 unit\(s\) placed in live shipments; its quantity cannot go below 3$/);
     const withoutIds = await patch([{ name: 'Mug', quantity: 3 }, { name: 'Tea', quantity: 3 }]);
     expect(withoutIds.status).toBe(409);
+
+    // Without ids, as the spec shows order lines, a line with the SKU of exactly one line is that line.
+    const bySku = await patch([{ name: 'Mug', sku: 'MUG-01', quantity: 4, weight: 0.4 }, { name: 'Tea', sku: 'TEA-02', quantity: 3 }, { name: 'Spoon', sku: 'SPN', quantity: 1 }]);
+    expect(bySku.status, JSON.stringify(bySku.body)).toBe(200);
+    expect(bySku.body.orderLines.map((line: { id: string; quantity: number }) => [line.id === mug!.id ? 'mug' : line.id === tea!.id ? 'tea' : 'other', line.quantity])).toEqual([
+      ['mug', 4],
+      ['tea', 3],
+      ['other', 1],
+    ]);
+    const shrunkBySku = await patch([{ name: 'Mug', sku: 'MUG-01', quantity: 2 }, { name: 'Tea', sku: 'TEA-02', quantity: 3 }]);
+    expect(shrunkBySku.status).toBe(409);
+    expect(shrunkBySku.body.message).toMatch(/\(Mug\) .* its quantity cannot go below 3$/);
 
     // An id that is not a line of this order, or the same line twice, is a 400 at that line.
     const other = await createOrder();

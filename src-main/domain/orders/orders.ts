@@ -233,9 +233,12 @@ function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLin
  * are let go of a line that goes.
  */
 function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLineUpdateInput[]): void {
-  const existing = new Map(tx.select({ id: orderLines.id, name: orderLines.name }).from(orderLines).where(eq(orderLines.orderId, order.id)).all().map((line) => [line.id, line.name]));
+  const rows = tx.select({ id: orderLines.id, name: orderLines.name, sku: orderLines.sku }).from(orderLines).where(eq(orderLines.orderId, order.id)).all();
+  const existing = new Map(rows.map((line) => [line.id, line.name]));
   const placed = placedQuantities(tx, order.id);
   const given = new Map<string, OrderLineUpdateInput>();
+  /** The existing line each given line is, by position; undefined for a new line. */
+  const lineIds: (string | undefined)[] = lines.map((line) => line.id);
   const problems: { path: string; message: string }[] = [];
   lines.forEach((line, index) => {
     if (line.id === undefined) return;
@@ -244,6 +247,19 @@ function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLi
     given.set(line.id, line);
   });
   if (problems.length) throw new ApiError('VALIDATION_FAILED', `Invalid ${problems[0]?.path}: ${problems[0]?.message}`, { details: problems });
+  // A line given without its id is the one line no other names that has its SKU: a client that sends
+  // the whole list as the spec shows an order line (no id) changes the lines instead of replacing
+  // them, which shipments holding units would refuse. Two lines with one SKU stay ambiguous: new.
+  const unnamedBySku = new Map<string, string[]>();
+  for (const row of rows) if (row.sku && !given.has(row.id)) unnamedBySku.set(row.sku, [...(unnamedBySku.get(row.sku) ?? []), row.id]);
+  lines.forEach((line, index) => {
+    const candidates = line.id === undefined && line.sku ? unnamedBySku.get(line.sku) : undefined;
+    if (candidates?.length !== 1 || !line.sku) return;
+    const lineId = candidates[0] as string;
+    lineIds[index] = lineId;
+    given.set(lineId, line);
+    unnamedBySku.delete(line.sku);
+  });
   for (const [lineId, held] of placed) {
     const name = existing.get(lineId);
     if (name === undefined || held <= 0) continue;
@@ -251,7 +267,7 @@ function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLi
     if (!line) {
       throw new ApiError(
         'ORDER_INVALID_STATE',
-        `Line ${lineId} (${name}) of order ${order.orderNumber} has ${held} unit(s) placed in live shipments; keep it in orderLines with its id, or cancel those shipments first`,
+        `Line ${lineId} (${name}) of order ${order.orderNumber} has ${held} unit(s) placed in live shipments; keep it in orderLines (with its id, or its SKU), or cancel those shipments first`,
       );
     }
     if (line.quantity < held) {
@@ -268,7 +284,8 @@ function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLi
   }
   const added: (typeof orderLines.$inferInsert)[] = [];
   lines.forEach((line, position) => {
-    if (line.id !== undefined) tx.update(orderLines).set(orderLineValues(line, position)).where(eq(orderLines.id, line.id)).run();
+    const lineId = lineIds[position];
+    if (lineId !== undefined) tx.update(orderLines).set(orderLineValues(line, position)).where(eq(orderLines.id, lineId)).run();
     else added.push({ id: newId('orderLine'), orderId: order.id, ...orderLineValues(line, position) });
   });
   insertRows(tx, orderLines, added);
