@@ -352,6 +352,20 @@ function writeFailure(
 }
 
 /**
+ * For a shipment sent as part of another action (a return, decisions §7) that is refused before any
+ * carrier call, for what it lacks: kept in error with the reason in errors[] instead of undone, so
+ * the action's answer shows it and it can be completed and sent again.
+ */
+export function keepUnsent(tx: WriteTx, now: Date, orgId: string, shipmentId: string, refusal: ApiError): Shipment {
+  setStatus(tx, now, shipmentId, 'error');
+  recordError(tx, now, shipmentId, refusal.code, refusal.message);
+  recordActivity(tx, now, shipmentId, 'send_failed', `Not sent: ${refusal.message}`);
+  const shipment = readShipment(tx, orgId, shipmentId);
+  emitEvent(tx, now, orgId, 'shipment.error', shipment);
+  return shipment;
+}
+
+/**
  * Step 3, in its own transaction. Returns the full read and, when the booking failed, the 422
  * CARRIER_ERROR for callers that throw it (send); returns keep the shipment in error and answer 200.
  */

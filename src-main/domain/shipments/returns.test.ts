@@ -206,14 +206,20 @@ describe('create-return', () => {
     expect((await createReturn('shp_unknown')).body.code).toBe('SHIPMENT_NOT_FOUND');
   });
 
-  it('creates nothing when the return could not be booked at all (incomplete source)', async () => {
-    // An imported history shipment: dispatched without a receiver party.
+  it('keeps a return that lacks what a send needs in error, says what, and answers 200', async () => {
+    // An imported history shipment: dispatched without a receiver party, so its return has no sender.
     const imported = await create(shipmentBody(carrierId, { status: 'dispatched', parties: undefined }));
     const res = await createReturn(imported.id);
-    expect(res.status).toBe(422);
-    expect(res.body.code).toBe('SHIPMENT_INCOMPLETE');
-    expect(res.body.message).toContain('a sender party');
-    expect(returnsOf(imported.id)).toEqual([]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ status: 'error', type: 'inbound', returnForShipmentId: imported.id, documents: [] });
+    expect(res.body.errors).toEqual([expect.objectContaining({ code: 'SHIPMENT_INCOMPLETE', message: expect.stringContaining('a sender party') })]);
+    expect(res.body.activities.at(-1)).toMatchObject({ action: 'send_failed' });
+    expect(returnsOf(imported.id).map((item) => item.id)).toEqual([res.body.id]);
+
+    // Given its sender, it is sent by hand like any shipment in error.
+    const completed = await t.request('PATCH', `${shipmentsPath()}/${res.body.id}`, { body: { parties: [...res.body.parties, { ...receiverParty(), type: 'sender' }] } });
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    expect((await t.request('POST', `${shipmentsPath()}/${res.body.id}/send`)).body.status).toBe('dispatched');
   });
 
   it('keeps a return whose booking failed in error and answers 200', async () => {

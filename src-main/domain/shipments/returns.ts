@@ -11,7 +11,7 @@ import type { AppContext } from '../../app/context';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { adapterConfigOf } from '../carriers';
 import { findShippingRuleRow, ruleCarrierChoice, type ShippingRuleRow } from '../shippingRules/rules';
-import { beginBooking, callCarrier, finishBooking } from './booking';
+import { beginBooking, callCarrier, finishBooking, keepUnsent } from './booking';
 import { insertShipment, type CarrierChoice } from './create';
 import { assertActionAllowed } from './lifecycle';
 import { loadShipmentRecord, partyInputOf, recordActivity, type ParcelDraft, type PartyRow, type ShipmentRecord, type ShipmentRow } from './repository';
@@ -101,8 +101,10 @@ function copiedParcels(record: ShipmentRecord): ParcelDraft[] {
 
 /**
  * POST /shipments/{id}/create-return. Creating the return and starting its booking is one
- * transaction: if it cannot be booked at all (no route, incomplete) nothing is created. If the carrier
- * then fails, the return stays in error with its errors[] and is answered with 200, not thrown.
+ * transaction: without a route (RETURN_RULE_MISSING) nothing is created. A return that cannot be sent
+ * for what it lacks (the original had no receiver, so the return has no sender; a parcel without
+ * weight), or that the carrier then refuses, stays in error with its errors[] and is answered with
+ * 200 (decisions §7), not thrown.
  */
 export async function createReturn(app: AppContext, orgId: string, shipmentId: string): Promise<Shipment> {
   const now = app.now();
@@ -129,8 +131,14 @@ export async function createReturn(app: AppContext, orgId: string, shipmentId: s
       returnForShipmentId: row.id,
     });
     recordActivity(tx, now, row.id, 'return_created', `Return ${created.reference} (${created.id}) created via ${route.via}`);
-    return beginBooking(app, tx, now, orgId, created.id);
+    try {
+      return beginBooking(app, tx, now, orgId, created.id);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'SHIPMENT_INCOMPLETE') return keepUnsent(tx, now, orgId, created.id, error);
+      throw error;
+    }
   });
+  if (!('request' in prepared)) return prepared;
   const outcome = await callCarrier(app, prepared);
   return finishBooking(app, prepared, outcome).shipment;
 }
