@@ -138,6 +138,7 @@ export async function createReturn(app: AppContext, orgId: string, shipmentId: s
       throw error;
     }
   });
+  // Kept in error before any carrier call: the answer is that return as it stands.
   if (!('request' in prepared)) return prepared;
   const outcome = await callCarrier(app, prepared);
   return finishBooking(app, prepared, outcome).shipment;
