@@ -3,7 +3,7 @@ import { execute } from '../app/execute';
 import { login } from './auth/login';
 import { createOrgWithOwner } from './orgs';
 import { senderAddressBody, shipmentBody } from '../testing/harness';
-import { recordingApp, type RecordingApp } from '../testing/queryPlans';
+import { queryPlan, recordingApp, type RecordingApp } from '../testing/queryPlans';
 
 /**
  * `reference=` on shipments and `orderNumber=` on orders: what a scanned label or packing slip
@@ -34,11 +34,7 @@ function plansOfLookups(table: string): string[] {
   return recording
     .takeLookups()
     .filter((sql) => new RegExp(`from "${table}"`, 'i').test(sql) && !/count\(/i.test(sql))
-    .map((sql) => {
-      const explain = recording.app.db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-      const plan = explain.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
-      return plan.map((step) => step.detail).join(' | ');
-    });
+    .map((sql) => queryPlan(recording.app, sql).join(' | '));
 }
 
 it('reference= finds exactly that reference, and a search its few matches, on the (organization, reference) index', async () => {

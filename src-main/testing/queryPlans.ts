@@ -36,10 +36,15 @@ export function recordingApp(): RecordingApp {
  * INDEX i" (a partial index of a few rows) and "SEARCH" do not count; `tables` narrows it to some.
  */
 export function fullScans(app: AppContext, sql: string, tables?: readonly string[]): string[] {
-  const explain = app.db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-  const plan = explain.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
-  return plan
-    .map((step) => /^SCAN (\w+)$/.exec(step.detail)?.[1])
+  return queryPlan(app, sql)
+    .map((detail) => /^SCAN (\w+)$/.exec(detail)?.[1])
     .filter((table): table is string => table !== undefined && (!tables || tables.includes(table)))
     .map((table) => `SCAN ${table}`);
+}
+
+/** SQLite's plan for `sql`, a line per step; its parameters are bound to null (plans do not depend on them). */
+export function queryPlan(app: AppContext, sql: string): string[] {
+  const explain = app.db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  const plan = explain.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
+  return plan.map((step) => step.detail);
 }
