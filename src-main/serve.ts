@@ -33,8 +33,7 @@ async function main(): Promise<void> {
   const lock = acquireInstanceLock(databaseFile(dataDir));
   let app: AppContext | null = null;
   try {
-    // Bundled, this module is not beside the migrations: they are found from the app's folder.
-    app = createAppContext({ dataDir, migrationsFolder: join(root, 'src-main', 'db', 'migrations') });
+    app = createAppContext({ dataDir });
     runStartupChores(app);
     const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
     const url = await listen(server, host, port);
