@@ -6,9 +6,10 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The desktop app and the headless server (`npm run serve`) from one build, sharing their chunks.
+      // The desktop app, the headless server (`npm run serve`) and the CLI (`node out/main/cli.js`)
+      // from one build, sharing their chunks.
       rollupOptions: {
-        input: { index: resolve('src-main/electron/main.ts'), serve: resolve('src-main/serve.ts') },
+        input: { index: resolve('src-main/electron/main.ts'), serve: resolve('src-main/serve.ts'), cli: resolve('src-main/cli.ts') },
         output: { chunkFileNames: 'chunks/shipdesk-[hash].js' },
       },
     },

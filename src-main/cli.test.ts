@@ -1,14 +1,21 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from './app/context';
 import { createOrderChannel } from './domain/orderChannels';
 import { getUsage } from './domain/usage';
 
-/** The CLI as a script runs it: a real process on a real data folder; JSON out, error bodies on stderr. */
+/**
+ * The CLI as a script runs it: a real process on a real data folder; JSON out, error bodies on stderr.
+ * It is the shipped bundle (out/main/cli.js, what `npm test` builds before it tests), run from another
+ * folder as an installed app's would be; from source through tsx where nothing is built yet.
+ */
+const CLI_BUNDLE = resolve('out/main/cli.js');
+const [command, ...entry] = existsSync(CLI_BUNDLE) ? [process.execPath, CLI_BUNDLE] : [resolve('node_modules/.bin/tsx'), resolve('src-main/cli.ts')];
+
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'shipdesk-cli-'));
@@ -22,9 +29,9 @@ interface Run {
 }
 
 function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile('node_modules/.bin/tsx', ['src-main/cli.ts', ...args], { env: { ...process.env, SHIPDESK_DATA_DIR: dir }, cwd: process.cwd() }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+  return new Promise((done) => {
+    execFile(command as string, [...entry, ...args], { env: { ...process.env, SHIPDESK_DATA_DIR: dir }, cwd: dir }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -75,7 +82,7 @@ describe('the CLI', () => {
       expect(errorBody(run), args.join(' ')).toMatchObject({ code, message: expect.stringMatching(message) });
     }
     // `backup --help` must not have written a file called "--help".
-    expect(existsSync('--help')).toBe(false);
+    expect(existsSync(join(dir, '--help'))).toBe(false);
     expect(existsSync(join(dir, 'a.sqlite'))).toBe(false);
   }, 60_000);
 

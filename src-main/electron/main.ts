@@ -15,6 +15,8 @@ import { nodePrinting } from '../printing/services';
 import { start as startWebhookDelivery } from '../domain/webhookDelivery';
 import { startDailyBackups } from '../app/dailyBackups';
 import type { BackgroundTask } from '../app/backgroundTask';
+import { cliInvocation } from '../cli/invocation';
+import { runCli } from '../cli/run';
 
 /**
  * The Electron shell: windows, the app:// protocol, and the two doors (HTTP on 127.0.0.1, IPC)
@@ -44,7 +46,16 @@ let webhookDelivery: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
 let instanceLock: InstanceLock | null = null;
 
-if (!app.requestSingleInstanceLock()) {
+// `electron .` puts the app folder before the user's arguments; the installed app does not.
+const cliArgs = cliInvocation(process.argv.slice(app.isPackaged ? 1 : 2));
+
+if (cliArgs) {
+  // `shipdesk backup <file>` and the other chores of cli/run.ts, from the installed app: no window,
+  // no server and no single-instance hand-over, since the app may be open on the same data (WAL
+  // lets both use the file; the CLI never recovers sends, so it needs no instance lock).
+  app.dock?.hide();
+  void runCli(cliArgs).then((code) => app.exit(code));
+} else if (!app.requestSingleInstanceLock()) {
   // A second start would open the same SQLite file and port; hand over to the running one instead.
   app.quit();
 } else {

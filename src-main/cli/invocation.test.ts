@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { cliInvocation } from './invocation';
+
+describe('cliInvocation', () => {
+  it('passes a command, with everything after it, to the CLI', () => {
+    expect(cliInvocation(['backup', '/tmp/copy.sqlite'])).toEqual(['backup', '/tmp/copy.sqlite']);
+    expect(cliInvocation(['org', 'set-plan', 'org_1', 'pro'])).toEqual(['org', 'set-plan', 'org_1', 'pro']);
+    expect(cliInvocation(['user', 'set-password', '--email', 'a@b.dk', '--password', 'x'])).toEqual(['user', 'set-password', '--email', 'a@b.dk', '--password', 'x']);
+  });
+
+  it("leaves out Chromium's and the OS's switches before the command", () => {
+    expect(cliInvocation(['--no-sandbox', 'backup', 'copy.sqlite'])).toEqual(['backup', 'copy.sqlite']);
+    expect(cliInvocation(['-psn_0_12345', 'init', '--org', 'A'])).toEqual(['init', '--org', 'A']);
+  });
+
+  it('shows the help for --help, -h and help', () => {
+    expect(cliInvocation(['--help'])).toEqual(['--help']);
+    expect(cliInvocation(['--no-sandbox', '-h'])).toEqual(['--help']);
+    expect(cliInvocation(['help'])).toEqual(['help']);
+  });
+
+  it('opens the app for no arguments, switches only, or a word that is no command', () => {
+    expect(cliInvocation([])).toBeNull();
+    expect(cliInvocation(['--no-sandbox', '--enable-logging'])).toBeNull();
+    // A stray word (a file dropped on the icon) opens the app rather than failing as a command.
+    expect(cliInvocation(['labels.pdf'])).toBeNull();
+  });
+});

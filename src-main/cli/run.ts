@@ -1,0 +1,227 @@
+/**
+ * Scriptable chores (`shipdesk <command>`): run by src-main/cli.ts (`npm run cli`, `node
+ * out/main/cli.js`) and by the installed desktop app when it is started with a command. Output is
+ * JSON on stdout only; errors are the API's error body on stderr with a non-zero exit code.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ApiError, validationError } from '../../src-shared/errors';
+import { email, requiredText } from '../../src-shared/schemas/common';
+import { addOnTypes, plans } from '../../src-shared/schemas/org';
+import { newPassword } from '../../src-shared/schemas/system';
+import { memberCreateBody } from '../../src-shared/schemas/member';
+import { createAppContext, type AppContext } from '../app/context';
+import { defaultDataDir } from '../app/config';
+import { backupTo } from '../app/dailyBackups';
+import { durable } from '../db/tx';
+import { createOrgWithOwner, findOrgRow, setPlan } from '../domain/orgs';
+import { createApiToken } from '../domain/apiTokens';
+import { findUser, userRoles } from '../domain/auth/authenticate';
+import { addMember, cliActor } from '../domain/members';
+import { setPasswordByEmail } from '../domain/auth/passwordChange';
+import { importOrdersCsv } from '../domain/orders/csvImport';
+import { setAddOn } from '../domain/usage';
+
+const usage = `Usage: shipdesk <command> [options]
+
+Commands:
+  init --org <name> --email <email> --password <password> [--name <your name>] [--token]
+      Create the first organization and its owner. With --token, also an API token with write:all.
+      Prints {"orgId","userId"[,"token"]}.
+  org set-plan <orgId> <starter|pro|unlimited>
+      Change an organization's plan. Prints the organization.
+  org set-add-on <orgId> extra_carrier <quantity> [--unit-price <minor units>]
+      Give an organization an add-on: extra_carrier raises its carrier limit by <quantity>; 0 takes
+      it away. The price (default 0) is listed in its usage. Prints {"orgId","addOns"}.
+  member add <orgId> --email <email> --role <admin|packer|viewer> [--name <name>] [--password <password>]
+      Add a team member. A new email needs --name and --password; an existing user of this
+      installation joins with their own name and password (so --password is refused). Prints the member.
+  user set-password --email <email> --password <password>
+      Set a user's password, e.g. for an owner who forgot theirs; their logins made before it stop
+      working. Prints {"userId","email"}.
+  orders import <orgId> <file.csv>
+      Import orders from a CSV file, as POST /orders/import does (columns in docs/api.md), with no
+      size limit. Prints {"created","skipped","errors":[{"row","message"}]}; rows with errors are
+      listed there and the exit code is still 0, as the import itself ran.
+  backup <file>
+      Write an online backup of the database to <file>.
+  --help
+      Show this help.
+
+Environment: SHIPDESK_DATA_DIR (data folder), SHIPDESK_PROFILE (database profile).`;
+
+const initInput = z.strictObject({
+  org: requiredText(),
+  email: email(),
+  password: newPassword(),
+  name: requiredText().optional(),
+  token: z.boolean().optional(),
+});
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError('options', result.error.issues);
+  return result.data;
+}
+
+async function init(app: AppContext, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      token: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const input = parse(initInput, values);
+  const created = await createOrgWithOwner(app, {
+    orgName: input.org,
+    email: input.email,
+    password: input.password,
+    ...(input.name ? { userName: input.name } : {}),
+  });
+  if (!input.token) return created;
+  const user = findUser(app.db, created.userId);
+  if (!user) throw new ApiError('INTERNAL_ERROR', 'The new owner could not be read back');
+  const owner = { kind: 'user' as const, user, roles: userRoles(app.db, user.id), expiresAt: new Date(8.64e15) };
+  const token = createApiToken(app, owner, created.orgId, { name: 'CLI token', scopes: ['write:all'] });
+  return { ...created, token: token.token };
+}
+
+/**
+ * Exactly the positional arguments named, no options: a missing one is a 400 naming it, an extra one
+ * or an option (`backup --help` must not write a file called "--help") is refused.
+ */
+function positionalArgs<const Names extends readonly string[]>(args: string[], names: Names, usageLine: string): Record<Names[number], string> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+  if (positionals.length > names.length) throw new ApiError('BAD_REQUEST', `Unexpected argument "${positionals[names.length]}". Usage: ${usageLine}`);
+  const missing = names.filter((_, i) => !positionals[i]);
+  if (missing.length) {
+    throw new ApiError('VALIDATION_FAILED', `Missing ${missing.map((name) => `<${name}>`).join(', ')}. Usage: ${usageLine}`, {
+      details: missing.map((name) => ({ path: `<${name}>`, message: 'Required' })),
+    });
+  }
+  return Object.fromEntries(names.map((name, i) => [name, positionals[i]])) as Record<Names[number], string>;
+}
+
+/** `member add <orgId> …`: the machine's operator adds a member, as an owner would through the API. */
+async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1) throw new ApiError('BAD_REQUEST', 'Usage: member add <orgId> --email <email> --role <role> [--name <name>] [--password <password>]');
+  const orgId = parse(z.string().min(1), positionals[0]);
+  findOrgRow(app.db, orgId);
+  return addMember(app, cliActor, orgId, parse(memberCreateBody, values));
+}
+
+const addOnInput = z.strictObject({
+  type: z.enum(addOnTypes),
+  quantity: z.coerce.number().int().min(0).max(1000),
+  unitPrice: z.coerce.number().int().min(0).max(100_000_000),
+});
+
+/** `org set-add-on <orgId> <type> <quantity> [--unit-price n]`: what a reseller sells on top of a plan. */
+function orgSetAddOn(app: AppContext, args: string[]) {
+  const usageLine = 'org set-add-on <orgId> extra_carrier <quantity> [--unit-price <minor units>]';
+  const { values, positionals } = parseArgs({ args, options: { 'unit-price': { type: 'string' } }, allowPositionals: true, strict: true });
+  const { orgId, type, quantity } = positionalArgs(positionals, ['orgId', 'type', 'quantity'], usageLine);
+  const input = parse(addOnInput, { type, quantity, unitPrice: values['unit-price'] ?? '0' });
+  return setAddOn(app, orgId, input.type, input.quantity, input.unitPrice);
+}
+
+const setPasswordInput = z.strictObject({ email: email(), password: newPassword() });
+
+/** `user set-password --email … --password …`: the machine's operator lets someone back in. */
+async function userSetPassword(app: AppContext, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' } }, strict: true });
+  const input = parse(setPasswordInput, values);
+  return setPasswordByEmail(app, input.email, input.password);
+}
+
+/** `orders import <orgId> <file>`: a nightly CSV drop imported by a scheduled task, without a token. */
+async function ordersImport(app: AppContext, args: string[]): Promise<unknown> {
+  const { orgId, file } = positionalArgs(args, ['orgId', 'file'], 'orders import <orgId> <file.csv>');
+  findOrgRow(app.db, orgId);
+  let csv: string;
+  try {
+    csv = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ApiError('VALIDATION_FAILED', `The file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`, {
+      details: [{ path: '<file.csv>', message: 'Cannot be read' }],
+    });
+  }
+  return importOrdersCsv(app, orgId, csv);
+}
+
+async function run(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(usage);
+    return 0;
+  }
+  const known =
+    command === 'init' ||
+    command === 'backup' ||
+    (command === 'org' && (rest[0] === 'set-plan' || rest[0] === 'set-add-on')) ||
+    (command === 'member' && rest[0] === 'add') ||
+    (command === 'user' && rest[0] === 'set-password') ||
+    (command === 'orders' && rest[0] === 'import');
+  if (!known) {
+    const given = command ? `Unknown command "${argv.join(' ')}"` : 'No command given';
+    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, org set-add-on, member add, user set-password, orders import and backup (--help shows them)`);
+  }
+  const app = createAppContext({ dataDir: defaultDataDir() });
+  try {
+    let result: unknown;
+    if (command === 'init') result = await init(app, rest);
+    else if (command === 'org' && rest[0] === 'set-add-on') {
+      result = orgSetAddOn(app, rest.slice(1));
+    } else if (command === 'org') {
+      const { orgId, plan } = positionalArgs(rest.slice(1), ['orgId', 'plan'], 'org set-plan <orgId> <starter|pro|unlimited>');
+      result = setPlan(app, orgId, parse(z.enum(plans), plan));
+    } else if (command === 'member') {
+      result = await memberAdd(app, rest.slice(1));
+    } else if (command === 'user') {
+      result = await userSetPassword(app, rest.slice(1));
+    } else if (command === 'orders') {
+      result = await ordersImport(app, rest.slice(1));
+    } else {
+      const { file } = positionalArgs(rest, ['file'], 'backup <file>');
+      await backupTo(app, file);
+      result = { backup: file };
+    }
+    // What is printed is on disk (group commit, db/groupCommit.ts).
+    await durable(app.db);
+    console.log(JSON.stringify(result));
+    return 0;
+  } finally {
+    app.close();
+  }
+}
+
+/** Runs one command line (the words after `shipdesk`) and answers with the exit code. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (error) {
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : new ApiError('BAD_REQUEST', error instanceof Error ? error.message : String(error));
+    console.error(JSON.stringify(apiError.toBody()));
+    return apiError.status >= 500 ? 2 : 1;
+  }
+}
