@@ -1,20 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from './app/context';
 import { createOrderChannel } from './domain/orderChannels';
 import { getUsage } from './domain/usage';
-
-/**
- * The CLI as a script runs it: a real process on a real data folder; JSON out, error bodies on stderr.
- * It is the shipped bundle (out/main/cli.js, what `npm test` builds before it tests), run from another
- * folder as an installed app's would be; from source through tsx where nothing is built yet.
- */
-const CLI_BUNDLE = resolve('out/main/cli.js');
-const [command, ...entry] = existsSync(CLI_BUNDLE) ? [process.execPath, CLI_BUNDLE] : [resolve('node_modules/.bin/tsx'), resolve('src-main/cli.ts')];
+import { cliErrorBody, runCliProcess, type CliRun } from './testing/cliProcess';
 
 let dir: string;
 beforeAll(() => {
@@ -22,22 +14,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(command as string, [...entry, ...args], { env: { ...process.env, SHIPDESK_DATA_DIR: dir }, cwd: dir }, (error, stdout, stderr) =>
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** Node's own warnings (e.g. experimental features) may precede the body on stderr. */
-const errorBody = (run: Run) => JSON.parse(run.stderr.trim().split('\n').at(-1) ?? '') as { code: string; message: string; details?: { path: string }[] };
+const cli = (...args: string[]): Promise<CliRun> => runCliProcess(dir, args);
 
 describe('the CLI', () => {
   it('inits, changes a plan and backs up, printing JSON on stdout only', async () => {
@@ -79,7 +56,7 @@ describe('the CLI', () => {
       const run = await cli(...args);
       expect(run.code, args.join(' ')).not.toBe(0);
       expect(run.stdout, args.join(' ')).toBe('');
-      expect(errorBody(run), args.join(' ')).toMatchObject({ code, message: expect.stringMatching(message) });
+      expect(cliErrorBody(run), args.join(' ')).toMatchObject({ code, message: expect.stringMatching(message) });
     }
     // `backup --help` must not have written a file called "--help".
     expect(existsSync(join(dir, '--help'))).toBe(false);
@@ -101,10 +78,10 @@ describe('the CLI', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 1 });
 
     const missingFile = await cli('orders', 'import', init.orgId, join(dir, 'nope.csv'));
-    expect([missingFile.code, missingFile.stdout, errorBody(missingFile).code]).toEqual([1, '', 'VALIDATION_FAILED']);
+    expect([missingFile.code, missingFile.stdout, cliErrorBody(missingFile).code]).toEqual([1, '', 'VALIDATION_FAILED']);
     const unknownOrg = await cli('orders', 'import', 'org_nope', file);
-    expect(errorBody(unknownOrg).code).toBe('ORG_NOT_FOUND');
-    expect(errorBody(await cli('orders', 'import', init.orgId)).message).toContain('Missing <file>');
+    expect(cliErrorBody(unknownOrg).code).toBe('ORG_NOT_FOUND');
+    expect(cliErrorBody(await cli('orders', 'import', init.orgId)).message).toContain('Missing <file>');
   }, 60_000);
 
   it('gives an organization extra carriers: the limit and the usage show them; 0 takes them away', async () => {
@@ -140,7 +117,7 @@ describe('the CLI', () => {
     for (const [args, code, message] of cases) {
       const run = await cli(...args);
       expect([run.code, run.stdout], args.join(' ')).toEqual([1, '']);
-      expect(errorBody(run), args.join(' ')).toMatchObject({ code, message: expect.stringMatching(message) });
+      expect(cliErrorBody(run), args.join(' ')).toMatchObject({ code, message: expect.stringMatching(message) });
     }
   }, 60_000);
 

@@ -5,7 +5,7 @@
  */
 
 /** The first word of every command cli/run.ts knows; its usage text lists the whole commands. */
-export const CLI_COMMAND_WORDS: readonly string[] = ['init', 'org', 'member', 'user', 'orders', 'backup', 'help'];
+export const CLI_COMMAND_WORDS: readonly string[] = ['init', 'org', 'member', 'user', 'orders', 'backup', 'restore', 'help'];
 
 const HELP_SWITCHES = new Set(['--help', '-h']);
 

@@ -14,6 +14,7 @@ import { memberCreateBody } from '../../src-shared/schemas/member';
 import { createAppContext, type AppContext } from '../app/context';
 import { defaultDataDir } from '../app/config';
 import { backupTo } from '../app/dailyBackups';
+import { restoreBackup } from '../app/restoreBackup';
 import { durable } from '../db/tx';
 import { createOrgWithOwner, findOrgRow, setPlan } from '../domain/orgs';
 import { createApiToken } from '../domain/apiTokens';
@@ -46,6 +47,10 @@ Commands:
       listed there and the exit code is still 0, as the import itself ran.
   backup <file>
       Write an online backup of the database to <file>.
+  restore <file>
+      Put a backup (one of backups/, or one written by backup) in place of the database, with
+      Shipdesk closed. The backup is checked first; the database it replaces is kept beside it as
+      <database>.before-restore-<time>. Prints {"restored","database","previous"}.
   --help
       Show this help.
 
@@ -175,13 +180,20 @@ async function run(argv: readonly string[]): Promise<number> {
   const known =
     command === 'init' ||
     command === 'backup' ||
+    command === 'restore' ||
     (command === 'org' && (rest[0] === 'set-plan' || rest[0] === 'set-add-on')) ||
     (command === 'member' && rest[0] === 'add') ||
     (command === 'user' && rest[0] === 'set-password') ||
     (command === 'orders' && rest[0] === 'import');
   if (!known) {
     const given = command ? `Unknown command "${argv.join(' ')}"` : 'No command given';
-    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, org set-add-on, member add, user set-password, orders import and backup (--help shows them)`);
+    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, org set-add-on, member add, user set-password, orders import, backup and restore (--help shows them)`);
+  }
+  if (command === 'restore') {
+    // Not through an AppContext: the database it would open is the one being replaced.
+    const { file } = positionalArgs(rest, ['file'], 'restore <file>');
+    console.log(JSON.stringify(await restoreBackup(defaultDataDir(), file)));
+    return 0;
   }
   const app = createAppContext({ dataDir: defaultDataDir() });
   try {

@@ -68,7 +68,7 @@ export class NewerDatabaseError extends Error {}
  * Migrations are append-only: a database that has applied a migration this app does not know was
  * written by a newer Shipdesk, and opening it here could corrupt it.
  */
-function refuseNewerDatabase(client: Database.Database, migrationsFolder: string): void {
+export function refuseNewerDatabase(client: Database.Database, migrationsFolder: string): void {
   const table = client
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
     .get();
