@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,18 +30,19 @@ function findElectron(): { executablePath: string } | { missing: string } {
 }
 
 const found = findElectron();
+
+const switches = [
+  // Chromium refuses to run as root with its sandbox on (CI containers often are root).
+  ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+  // No X or Wayland display (a CI machine without xvfb): Chromium's headless platform.
+  ...(process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY ? ['--ozone-platform=headless'] : []),
+];
 test.skip('missing' in found, 'missing' in found ? found.missing : '');
 
 test('desktop app: first start offers setup, then the shipments screen over IPC', async () => {
   if (!('executablePath' in found)) return;
   expect(existsSync(join(root, 'out', 'main', 'index.js')), 'build the app first: npx electron-vite build').toBe(true);
   const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-electron-'));
-  const switches = [
-    // Chromium refuses to run as root with its sandbox on (CI containers often are root).
-    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-    // No X or Wayland display (a CI machine without xvfb): Chromium's headless platform.
-    ...(process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY ? ['--ozone-platform=headless'] : []),
-  ];
   const app = await electron.launch({
     executablePath: found.executablePath,
     args: [...switches, '.'],
@@ -68,6 +70,31 @@ test('desktop app: first start offers setup, then the shipments screen over IPC'
     await expect(window).toHaveTitle('Shipments · Shipdesk');
   } finally {
     await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('desktop app started with a command runs it and exits, without a window', async () => {
+  if (!('executablePath' in found)) return;
+  const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-electron-cli-'));
+  const shipdesk = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(found.executablePath, [...switches, '.', ...args], { cwd: root, env: { ...process.env, SHIPDESK_DATA_DIR: dataDir }, timeout: 60_000 }, (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  try {
+    const init = await shipdesk('init', '--org', 'Desk Hall', '--email', 'desk@example.com', '--password', 'a long password');
+    expect(init.code, init.stderr).toBe(0);
+    expect(JSON.parse(init.stdout.trim().split('\n').at(-1) ?? '')).toMatchObject({ orgId: expect.stringMatching(/^org_/) });
+    const copy = join(dataDir, 'copy.sqlite');
+    const backup = await shipdesk('backup', copy);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(existsSync(copy)).toBe(true);
+    const unknown = await shipdesk('backup');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Missing <file>');
+  } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

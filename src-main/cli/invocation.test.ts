@@ -13,6 +13,14 @@ describe('cliInvocation', () => {
     expect(cliInvocation(['-psn_0_12345', 'init', '--org', 'A'])).toEqual(['init', '--org', 'A']);
   });
 
+  it('skips the app folder of an unpackaged app, wherever its switches put it', () => {
+    expect(cliInvocation(['.', 'backup', 'copy.sqlite'], { appFolderFirst: true })).toEqual(['backup', 'copy.sqlite']);
+    expect(cliInvocation(['--no-sandbox', '.', 'org', 'set-plan'], { appFolderFirst: true })).toEqual(['org', 'set-plan']);
+    expect(cliInvocation(['--no-sandbox', '.'], { appFolderFirst: true })).toBeNull();
+    // The installed app has no app folder argument: "." there is a stray word.
+    expect(cliInvocation(['.', 'backup', 'copy.sqlite'])).toBeNull();
+  });
+
   it('shows the help for --help, -h and help', () => {
     expect(cliInvocation(['--help'])).toEqual(['--help']);
     expect(cliInvocation(['--no-sandbox', '-h'])).toEqual(['--help']);

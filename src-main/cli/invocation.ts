@@ -11,13 +11,19 @@ const HELP_SWITCHES = new Set(['--help', '-h']);
 
 /**
  * The command line for cli/run.ts, or null to start the app as usual. `args` are the arguments
- * after the executable (and after the app folder when run as `electron .`). Switches before the
- * command belong to Chromium or the OS (`--no-sandbox`, macOS's `-psn_…`) and are left out.
+ * after the executable. Switches belong to Chromium or the OS (`--no-sandbox`, macOS's `-psn_…`)
+ * and are left out. An app that is not packaged is started as `electron [switches] <app folder>
+ * [args]`: with `appFolderFirst`, the first word is that folder.
  */
-export function cliInvocation(args: readonly string[]): string[] | null {
+export function cliInvocation(args: readonly string[], { appFolderFirst = false } = {}): string[] | null {
+  let skipWord = appFolderFirst;
   for (const [i, arg] of args.entries()) {
     if (HELP_SWITCHES.has(arg)) return ['--help'];
     if (arg.startsWith('-')) continue;
+    if (skipWord) {
+      skipWord = false;
+      continue;
+    }
     return CLI_COMMAND_WORDS.includes(arg) ? args.slice(i) : null;
   }
   return null;

@@ -46,8 +46,8 @@ let webhookDelivery: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
 let instanceLock: InstanceLock | null = null;
 
-// `electron .` puts the app folder before the user's arguments; the installed app does not.
-const cliArgs = cliInvocation(process.argv.slice(app.isPackaged ? 1 : 2));
+// `electron [switches] .` names the app folder before the user's arguments; the installed app does not.
+const cliArgs = cliInvocation(process.argv.slice(1), { appFolderFirst: !app.isPackaged });
 
 if (cliArgs) {
   // `shipdesk backup <file>` and the other chores of cli/run.ts, from the installed app: no window,
