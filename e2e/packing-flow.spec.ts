@@ -422,6 +422,9 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
     const shipments = main.getByRole('table', { name: 'Shipments of this order' });
     await expect(row(shipments, `${ref}-4`)).toContainText('Pending');
     await expect(row(shipments, new RegExp(`^${ref}Outbound`))).toContainText('Dispatched');
+    // Products by name, as on the shipment's own page, not by their ids.
+    await expect(row(shipments, new RegExp(`^${ref}Outbound`))).toContainText('Nordlys delivery · Own delivery, parcel');
+    await expect(row(shipments, new RegExp(`^RET-${ref}`))).toContainText('Return to the warehouse');
     expect((await api.get(`/orders/${order.id}`)).status).toBe('partially_fulfilled');
     await snap(page, 'order-detail');
   });

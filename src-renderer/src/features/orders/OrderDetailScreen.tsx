@@ -7,6 +7,7 @@ import { Link } from '../../app/router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useCarriers } from '../../components/CarrierPicker';
+import { productName, useProductNames } from '../shipments/productNames';
 import { CreateShipmentDialog } from './CreateShipmentDialog';
 import { CancelOrderDialog } from './CancelOrderDialog';
 import { formatMoney } from './money';
@@ -190,8 +191,10 @@ function OrderLines({ order }: { order: OrderDetail }) {
 }
 
 function RuleCard({ order }: { order: OrderDetail }) {
+  const orgId = useOrgId();
   const rule = order.shippingRule;
   const carriers = useCarriers();
+  const productNames = useProductNames(orgId, carriers.data?.data);
   return (
     <div className="card">
       <h2>Shipping rule</h2>
@@ -201,7 +204,7 @@ function RuleCard({ order }: { order: OrderDetail }) {
           <dd>{rule.name}</dd>
           <dt>Carrier</dt>
           <dd>
-            {carriers.data?.data.find((carrier) => carrier.id === rule.carrierId)?.name ?? rule.carrierId} · {rule.productId}
+            {carriers.data?.data.find((carrier) => carrier.id === rule.carrierId)?.name ?? rule.carrierId} · {productName(productNames, rule.carrierId, rule.productId)}
           </dd>
           <dt>Services</dt>
           <dd>{rule.services.length ? rule.services.join(', ') : 'None'}</dd>
@@ -214,7 +217,9 @@ function RuleCard({ order }: { order: OrderDetail }) {
 }
 
 function OrderShipments({ order }: { order: OrderDetail }) {
+  const orgId = useOrgId();
   const carriers = useCarriers();
+  const productNames = useProductNames(orgId, carriers.data?.data);
   const carrierName = (id: string) => carriers.data?.data.find((carrier) => carrier.id === id)?.name ?? id;
   return (
     <div className="card">
@@ -246,7 +251,7 @@ function OrderShipments({ order }: { order: OrderDetail }) {
                     <StatusBadge status={shipment.status} />
                   </td>
                   <td>
-                    {carrierName(shipment.carrierSettings.carrierId)} · {shipment.carrierSettings.productId}
+                    {carrierName(shipment.carrierSettings.carrierId)} · {productName(productNames, shipment.carrierSettings.carrierId, shipment.carrierSettings.productId)}
                   </td>
                   <td>{shipment.tracking?.number ?? '—'}</td>
                   <td>{formatDateTime(shipment.createdAt)}</td>

@@ -1,32 +1,14 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
 import type { ShippingRuleExpanded } from '../../../../src-shared/schemas/shippingRule';
 import { Dialog } from '../../components/Dialog';
 import { client, useLoad } from '../../lib/api';
+import { productName, useProductNames } from '../shipments/productNames';
 import { useOrgId } from '../../lib/session';
 import { describeCondition } from './conditions';
 import { RuleMatchExplainer } from './RuleMatchExplainer';
 import { ShippingRuleFields, blankRule, ruleBody, ruleDraftOf, type RuleDraft } from './ShippingRuleForm';
 import { EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable, DeleteConfirmDialog } from './shared';
-
-/** Product names of the carriers on screen, for the list (rules store only the product id). */
-function useProductNames(orgId: string, carrierIds: string[]): Map<string, string> {
-  const ids = [...new Set(carrierIds)].sort();
-  const loaded = useLoad(
-    () =>
-      Promise.all(
-        ids.map((carrierId) =>
-          client.call('carriers.products', { params: { orgId, carrierId } }).then(
-            (products: CarrierProduct[]) => products,
-            () => [] as CarrierProduct[],
-          ),
-        ),
-      ),
-    `${orgId}:${ids.join(',')}`,
-  );
-  return new Map((loaded.data ?? []).flat().map((product) => [product.productId, product.name]));
-}
 
 function countriesSummary(codes: string[]): string {
   if (codes.includes('*')) return 'All countries';
@@ -38,7 +20,9 @@ export function ShippingRulesScreen() {
   const canWrite = useCanWrite('shipping_rules');
   const [page, setPage] = useState(1);
   const list = useLoad(() => client.call('shippingRules.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
-  const productNames = useProductNames(orgId, (list.data?.data ?? []).map((rule) => rule.carrierId));
+  // Rules store only the product id; the list shows its name, from the carriers of the rules on screen.
+  const ruleCarriers = [...new Set((list.data?.data ?? []).map((rule) => rule.carrierId))].sort().map((id) => ({ id }));
+  const productNames = useProductNames(orgId, ruleCarriers);
   const org = useLoad(() => client.call('orgs.get', { params: { id: orgId } }), orgId);
   const defaultCurrency = org.data?.currency ?? 'DKK';
   const editor = useEditor<RuleDraft>();
@@ -50,7 +34,7 @@ export function ShippingRulesScreen() {
   const columns: ColumnDef<ShippingRuleExpanded>[] = [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
     { id: 'carrier', header: 'Carrier', cell: ({ row }) => row.original.carrier.name },
-    { id: 'product', header: 'Product', cell: ({ row }) => productNames.get(row.original.productId) ?? row.original.productId },
+    { id: 'product', header: 'Product', cell: ({ row }) => productName(productNames, row.original.carrierId, row.original.productId) },
     { id: 'countries', header: 'Countries', cell: ({ row }) => countriesSummary(row.original.receivingCountries) },
     {
       id: 'conditions',
