@@ -7,7 +7,7 @@ import { Link } from '../../app/router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useCarriers } from '../../components/CarrierPicker';
-import { productName, useProductNames } from '../shipments/productNames';
+import { productName, serviceNames, useProductNames } from '../shipments/productNames';
 import { CreateShipmentDialog } from './CreateShipmentDialog';
 import { CancelOrderDialog } from './CancelOrderDialog';
 import { formatMoney } from './money';
@@ -207,7 +207,7 @@ function RuleCard({ order }: { order: OrderDetail }) {
             {carriers.data?.data.find((carrier) => carrier.id === rule.carrierId)?.name ?? rule.carrierId} · {productName(productNames, rule.carrierId, rule.productId)}
           </dd>
           <dt>Services</dt>
-          <dd>{rule.services.length ? rule.services.join(', ') : 'None'}</dd>
+          <dd>{rule.services.length ? serviceNames(productNames, rule.carrierId, rule.productId, rule.services).join(', ') : 'None'}</dd>
         </dl>
       ) : (
         <p className="muted">No rule is set on this order: a shipment made “by rule” uses the cheapest shipping rule that matches the address and weight.</p>

@@ -1,12 +1,19 @@
 import { useMemo } from 'react';
+import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
 import { client, useLoad } from '../../lib/api';
 
-/** Product names by carrier id, then product id: `local_parcel` → "Own delivery, parcel". */
-export type ProductNames = ReadonlyMap<string, ReadonlyMap<string, string>>;
+/** Products by carrier id, then product id, for their names: `local_parcel` → "Own delivery, parcel". */
+export type ProductNames = ReadonlyMap<string, ReadonlyMap<string, CarrierProduct>>;
 
 /** A product's name as the shipment page shows it; the id when the carrier or product is unknown. */
 export function productName(names: ProductNames, carrierId: string, productId: string): string {
-  return names.get(carrierId)?.get(productId) ?? productId;
+  return names.get(carrierId)?.get(productId)?.name ?? productId;
+}
+
+/** The services' names, each by its id when the product does not list it. */
+export function serviceNames(names: ProductNames, carrierId: string, productId: string, serviceIds: readonly string[]): string[] {
+  const services = names.get(carrierId)?.get(productId)?.services ?? [];
+  return serviceIds.map((id) => services.find((service) => service.serviceId === id)?.name ?? id);
 }
 
 /**
@@ -21,9 +28,9 @@ export function useProductNames(orgId: string, carriers: readonly { id: string }
         ids.map(async (carrierId) => {
           try {
             const products = await client.call('carriers.products', { params: { orgId, carrierId } });
-            return [carrierId, new Map(products.map((product) => [product.productId, product.name]))] as const;
+            return [carrierId, new Map(products.map((product) => [product.productId, product]))] as const;
           } catch {
-            return [carrierId, new Map<string, string>()] as const;
+            return [carrierId, new Map<string, CarrierProduct>()] as const;
           }
         }),
       ),
