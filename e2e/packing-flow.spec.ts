@@ -275,6 +275,15 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
   });
   const ref = shipment.reference;
 
+  await test.step('edit: the carrier settings and the rules to re-apply are named, not given by id', async () => {
+    await main.getByRole('button', { name: 'Edit', exact: true }).click();
+    await expect(heading).toHaveText(`Edit shipment ${ref}`);
+    await expect(main.getByText(/^Now: /)).toHaveText('Now: Nordlys delivery, product Own delivery, parcel.');
+    await expect(main.getByLabel('Shipping rule').locator('option', { hasText: 'Parcels in Denmark' })).toHaveText('Parcels in Denmark · Nordlys delivery · Own delivery, parcel');
+    await main.getByRole('link', { name: 'Back without saving' }).click();
+    await expect(heading).toHaveText(`Shipment ${ref} Pending`);
+  });
+
   await test.step('split: the teapot into a new shipment (-2)', async () => {
     await main.getByRole('button', { name: 'Split parcel 1…', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Split parcel 1 of ${ref}`, exact: true });

@@ -1,7 +1,8 @@
 import { client, useLoad } from '../../../lib/api';
 import { Field } from '../../../components/forms';
 import { ErrorNotice } from '../../../components/ErrorNotice';
-import { CarrierPicker } from '../../../components/CarrierPicker';
+import { CarrierPicker, useCarriers } from '../../../components/CarrierPicker';
+import { productName, serviceNames, useProductNames } from '../productNames';
 import type { FieldMessages, ShipmentForm } from './model';
 
 /**
@@ -81,11 +82,13 @@ function RuleChoice({
   carrierName: string;
 }) {
   const rules = useLoad(() => client.call('shippingRules.list', { params: { orgId }, query: { limit: 100 } }), `rules:${orgId}`);
+  const carriers = useCarriers();
+  const products = useProductNames(orgId, carriers.data?.data);
   return (
     <>
       <p>
-        Now: <strong>{carrierName}</strong>, product <code>{form.productId}</code>
-        {form.services.length > 0 && <>, services {form.services.join(', ')}</>}.
+        Now: <strong>{carrierName}</strong>, product <strong>{productName(products, form.carrierId, form.productId)}</strong>
+        {form.services.length > 0 && <>, services {serviceNames(products, form.carrierId, form.productId, form.services).join(', ')}</>}.
       </p>
       <div className="form-grid wide-grid">
         <Field label="Shipping rule" error={errors.shippingRuleId} hint="Choosing a rule applies its carrier, product, services and sender address">
@@ -93,7 +96,7 @@ function RuleChoice({
             <option value="">Keep the current carrier and product</option>
             {(rules.data?.data ?? []).map((rule) => (
               <option key={rule.id} value={rule.id}>
-                {rule.name} · {rule.carrier.name} {rule.productId}
+                {rule.name} · {rule.carrier.name} · {productName(products, rule.carrierId, rule.productId)}
               </option>
             ))}
           </select>
