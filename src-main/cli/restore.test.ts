@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireInstanceLock } from '../app/instanceLock';
 import { databaseFile } from '../app/config';
 import { cliErrorBody, runCliProcess } from '../testing/cliProcess';
+import { migrationsBefore } from '../testing/migrationsBefore';
+import { openDatabase, readJournal, defaultMigrationsFolder } from '../db/open';
 
 /** `shipdesk restore <file>` on real data folders, through the CLI process. */
 let dir: string;
@@ -53,6 +55,37 @@ describe('shipdesk restore', () => {
     expect((await cli('org', 'set-plan', orgId, 'unlimited')).code).toBe(0);
     expect(readPlan(databaseFile(dir), orgId)).toBe('unlimited');
     expect(readdirSync(dir).filter((name) => name.includes('.restoring'))).toEqual([]);
+  }, 60_000);
+
+  it('restores onto a new machine: an empty data folder gets the backup, with nothing set aside', async () => {
+    const { orgId, backup } = await initWithBackup();
+    const fresh = mkdtempSync(join(tmpdir(), 'shipdesk-restore-new-'));
+    try {
+      const run = await runCliProcess(fresh, ['restore', backup]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ restored: backup, database: databaseFile(fresh), previous: null });
+      expect(readPlan(databaseFile(fresh), orgId)).toBe('starter');
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('brings a backup made by an older Shipdesk up to this version', async () => {
+    const old = join(dir, 'older.sqlite');
+    const newest = readJournal(defaultMigrationsFolder).entries.at(-1)?.tag ?? '';
+    const db = openDatabase(old, { migrationsFolder: migrationsBefore(dir, newest) });
+    db.$client.prepare("INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_old', 'Old Hall', 'old-hall', ?, ?)").run('2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z');
+    db.$client.close();
+
+    const run = await cli('restore', old);
+    expect(run.code, run.stderr).toBe(0);
+    const restored = new Database(databaseFile(dir), { readonly: true });
+    try {
+      expect(restored.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).toBe(readJournal(defaultMigrationsFolder).entries.length);
+      expect(restored.prepare("SELECT name FROM orgs WHERE id = 'org_old'").pluck().get()).toBe('Old Hall');
+    } finally {
+      restored.close();
+    }
   }, 60_000);
 
   it('moves the old write-ahead log aside with its database instead of replaying it onto the backup', async () => {

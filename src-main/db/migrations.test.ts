@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { defaultMigrationsFolder, openDatabase, readJournal } from './open';
+import { openDatabase } from './open';
+import { migrationsBefore as migrationsBeforeIn } from '../testing/migrationsBefore';
 
 // Migrations that change rows already there: what a database made before them holds after them.
 let dir: string;
@@ -11,16 +12,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The migrations folder as it was before `tag`. */
-function migrationsBefore(tag: string): string {
-  const folder = join(dir, `migrations-before-${tag}`);
-  mkdirSync(join(folder, 'meta'), { recursive: true });
-  const journal = readJournal(defaultMigrationsFolder);
-  const entries = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag === tag));
-  for (const entry of entries) copyFileSync(join(defaultMigrationsFolder, `${entry.tag}.sql`), join(folder, `${entry.tag}.sql`));
-  writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
-  return folder;
-}
+const migrationsBefore = (tag: string) => migrationsBeforeIn(dir, tag);
 
 it('0005 keeps every member and starts updated_at at created_at', () => {
   const file = join(dir, 'before-0005.sqlite');
