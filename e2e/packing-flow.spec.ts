@@ -275,13 +275,23 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
   });
   const ref = shipment.reference;
 
-  await test.step('edit: the carrier settings and the rules to re-apply are named, not given by id', async () => {
+  await test.step('edit: a service point and the Denmark rule applied; the parcel and its order lines stay', async () => {
+    const before = await api.get(`/shipments/${shipment.id}`);
     await main.getByRole('button', { name: 'Edit', exact: true }).click();
     await expect(heading).toHaveText(`Edit shipment ${ref}`);
+    // The carrier settings and the rules to re-apply are named, not given by id.
     await expect(main.getByText(/^Now: /)).toHaveText('Now: Nordlys delivery, product Own delivery, parcel.');
-    await expect(main.getByLabel('Shipping rule').locator('option', { hasText: 'Parcels in Denmark' })).toHaveText('Parcels in Denmark · Nordlys delivery · Own delivery, parcel');
-    await main.getByRole('link', { name: 'Back without saving' }).click();
+    const rule = main.getByLabel('Shipping rule');
+    await expect(rule.locator('option', { hasText: 'Parcels in Denmark' })).toHaveText('Parcels in Denmark · Nordlys delivery · Own delivery, parcel');
+    await main.getByLabel('Service point (optional)').fill('SP-4711');
+    await rule.selectOption({ label: 'Parcels in Denmark · Nordlys delivery · Own delivery, parcel' });
+    await main.getByRole('button', { name: 'Save changes' }).click();
     await expect(heading).toHaveText(`Shipment ${ref} Pending`);
+    await expect(main.getByRole('region', { name: 'Shipment' })).toContainText('Parcels in Denmark');
+    const after = await api.get(`/shipments/${shipment.id}`);
+    expect(after).toMatchObject({ servicePointId: 'SP-4711', shippingRule: { name: 'Parcels in Denmark' }, carrierSettings: { productId: 'local_parcel' } });
+    expect(after.parcels).toEqual(before.parcels);
+    expect(after.parties).toEqual(before.parties);
   });
 
   await test.step('split: the teapot into a new shipment (-2)', async () => {
