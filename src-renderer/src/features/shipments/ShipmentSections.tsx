@@ -2,6 +2,7 @@ import type { Party, Shipment } from '../../../../src-shared/schemas/shipment';
 import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
 import { formatDateTime, formatWeight, humanize } from '../../lib/format';
 import { Link } from '../../app/router';
+import { serviceNamesOf } from './productNames';
 
 /** The read-only parts of the shipment detail, one small component each. */
 
@@ -17,7 +18,7 @@ export function FactsCard({
   /** The order's number once read; until then (or if it cannot be read) the order's id is shown. */
   orderNumber?: string | undefined;
 }) {
-  const services = shipment.carrierSettings.services.map((id) => product?.services.find((service) => service.serviceId === id)?.name ?? id);
+  const services = serviceNamesOf(product, shipment.carrierSettings.services);
   const pickup = shipment.pickupDetails;
   return (
     <section className="card" aria-labelledby="facts-title">

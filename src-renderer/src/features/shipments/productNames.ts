@@ -10,10 +10,13 @@ export function productName(names: ProductNames, carrierId: string, productId: s
   return names.get(carrierId)?.get(productId)?.name ?? productId;
 }
 
-/** The services' names, each by its id when the product does not list it. */
+/** The services' names, each by its id when the product (or the product itself) is unknown. */
+export function serviceNamesOf(product: CarrierProduct | undefined, serviceIds: readonly string[]): string[] {
+  return serviceIds.map((id) => product?.services.find((service) => service.serviceId === id)?.name ?? id);
+}
+
 export function serviceNames(names: ProductNames, carrierId: string, productId: string, serviceIds: readonly string[]): string[] {
-  const services = names.get(carrierId)?.get(productId)?.services ?? [];
-  return serviceIds.map((id) => services.find((service) => service.serviceId === id)?.name ?? id);
+  return serviceNamesOf(names.get(carrierId)?.get(productId), serviceIds);
 }
 
 /**
