@@ -21,6 +21,12 @@ test('every screen passes axe-core’s WCAG 2 A and AA checks', async ({ page })
     shippingAddress: { name: 'Jens Hansen', address1: 'Nørregade 1', city: 'København K', postalCode: '1165', countryCode: 'DK' },
     orderLines: [{ name: 'Mug', sku: 'MUG-01', quantity: 2, weight: 0.4 }],
   });
+  // A second order, still open, for its "Edit order" dialog (the first is shipped in full below).
+  const openOrder = await api('POST', '/orders', {
+    orderNumber: 'AXE-2',
+    orderChannelId: channel.id,
+    orderLines: [{ name: 'Tea', sku: 'TEA-01', quantity: 1 }],
+  });
   const shipment = await api('POST', `/orders/${order.id}/shipments`, {});
   await api('POST', `/shipments/${shipment.id}/send`);
   await api('POST', '/webhooks', { name: 'ERP', url: 'http://127.0.0.1:9/hook', events: ['shipment.created'] });
@@ -67,11 +73,16 @@ test('every screen passes axe-core’s WCAG 2 A and AA checks', async ({ page })
       await expect(page.getByRole('dialog')).toHaveCount(0);
     }
   }
-  // The work screens' dialogs: a new order, and creating a shipment from an order.
+  // The work screens' dialogs: a new order, and editing one.
   await page.goto('/#/orders');
   await page.getByRole('button', { name: 'New order' }).click();
   await expect(page.getByRole('dialog', { name: 'New order' })).toBeVisible();
   await check('/orders (New order)');
+  await page.keyboard.press('Escape');
+  await page.goto(`/#/orders/${openOrder.id}`);
+  await page.getByRole('button', { name: 'Edit order' }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit order AXE-2' })).toBeVisible();
+  await check('/orders/:id (Edit order)');
   await page.keyboard.press('Escape');
   expect(found, found.join('\n')).toEqual([]);
 });

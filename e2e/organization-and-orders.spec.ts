@@ -3,9 +3,9 @@ import { seedOrganization, signIn } from './seed';
 
 /**
  * The organization's own details, saved on its settings screen and used where the decisions say
- * (the company name as the sender on new shipments), and an order cancelled from its page.
+ * (the company name as the sender on new shipments), an order edited and then cancelled from its page.
  */
-test('organization details saved on the settings screen name the sender of new shipments; an order is cancelled from its page', async ({ page }) => {
+test('organization details saved on the settings screen name the sender of new shipments; an order is edited and cancelled from its page', async ({ page }) => {
   const owner = { orgName: 'Fjord Hall', name: 'Frida Fjord', email: 'frida@fjord.example', password: 'fjord fjord fjord' };
   const { orgId, call } = await seedOrganization(page.request, owner);
   const address = (await call('POST', '/sender-addresses', { name: 'Fjord dock', address1: 'Kajen 1', zipcode: '9000', city: 'Aalborg', countryCode: 'DK' })) as { id: string };
@@ -34,14 +34,55 @@ test('organization details saved on the settings screen name the sender of new s
     expect(shipment.parties.find((party) => party.type === 'sender')).toMatchObject({ name: 'Fjord Trading ApS' });
   });
 
-  await test.step('cancel order: asked first, then cancelled, and no shipment can be made from it', async () => {
-    const order = (await call('POST', '/orders', {
-      orderNumber: 'F-1',
-      orderChannelId: channel.id,
-      shippingAddress: { name: 'Ole Olsen', address1: 'Vestergade 2', city: 'Aarhus C', postalCode: '8000', countryCode: 'DK' },
-      orderLines: [{ name: 'Rope', sku: 'ROPE-10', quantity: 1, weight: 2 }],
-    })) as { id: string };
+  const order = (await call('POST', '/orders', {
+    orderNumber: 'F-1',
+    orderChannelId: channel.id,
+    customerName: 'Ole Olsen',
+    totalAmount: 100,
+    currency: 'DKK',
+    shippingAddress: { name: 'Ole Olsen', address1: 'Vestergade 2', city: 'Aarhus C', postalCode: '8000', countryCode: 'DK', province: 'Midtjylland' },
+    orderLines: [
+      { name: 'Rope', sku: 'ROPE-10', quantity: 1, weight: 2, barcode: '5701234567890', vendor: 'Ropes Ltd' },
+      { name: 'Hook', sku: 'HOOK-1', quantity: 2, weight: 0.1 },
+    ],
+  })) as { id: string; orderLines: { id: string; sku: string }[] };
+
+  await test.step('edit order: a quantity, the city and the lines changed; what the form does not show is kept', async () => {
+    const rope = order.orderLines.find((line) => line.sku === 'ROPE-10');
     await page.goto(`/#/orders/${encodeURIComponent(order.id)}`);
+    await expect(heading).toHaveText('Order F-1 Pending');
+    await main.getByRole('button', { name: 'Edit order' }).click();
+    const form = page.getByRole('form', { name: 'Edit order F-1' });
+    await expect(form.getByLabel('Customer name')).toHaveValue('Ole Olsen');
+    const line1 = form.getByRole('group', { name: 'Line 1' });
+    await expect(line1.getByLabel('Name')).toHaveValue('Rope');
+    await line1.getByLabel('Quantity').fill('3');
+    await form.getByRole('group', { name: 'Shipping address' }).getByLabel('City').fill('Aarhus N');
+    await form.getByRole('button', { name: 'Remove line 2' }).click();
+    await form.getByRole('button', { name: 'Add line' }).click();
+    const added = form.getByRole('group', { name: 'Line 2' });
+    await added.getByLabel('Name').fill('Tarp');
+    await added.getByLabel('SKU').fill('TARP-3');
+    await form.getByRole('button', { name: 'Save order' }).click();
+    await expect(form).toBeHidden();
+    await expect(main.getByRole('table', { name: 'Order lines' }).getByRole('row').filter({ hasText: 'Tarp' })).toBeVisible();
+
+    const saved = (await call('GET', `/orders/${order.id}`)) as {
+      orderLines: Record<string, unknown>[];
+      shippingAddress: Record<string, unknown>;
+      totalAmount: number;
+      customerName: string;
+    };
+    expect(saved.orderLines).toEqual([
+      expect.objectContaining({ id: rope?.id, name: 'Rope', quantity: 3, barcode: '5701234567890', vendor: 'Ropes Ltd', weight: 2 }),
+      expect.objectContaining({ name: 'Tarp', sku: 'TARP-3', quantity: 1 }),
+    ]);
+    expect(saved.shippingAddress).toMatchObject({ city: 'Aarhus N', address1: 'Vestergade 2', province: 'Midtjylland' });
+    // A total not made from the lines (a shop's, with shipping) is left as it was.
+    expect([saved.totalAmount, saved.customerName]).toEqual([100, 'Ole Olsen']);
+  });
+
+  await test.step('cancel order: asked first, then cancelled, and no shipment can be made from it', async () => {
     await expect(heading).toHaveText('Order F-1 Pending');
     await main.getByRole('button', { name: 'Cancel order' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel order F-1?' });
@@ -49,6 +90,7 @@ test('organization details saved on the settings screen name the sender of new s
     await expect(dialog).toBeHidden();
     await expect(heading).toHaveText('Order F-1 Cancelled');
     await expect(main.getByRole('button', { name: 'Create shipment' })).toBeDisabled();
+    await expect(main.getByRole('button', { name: 'Edit order' })).toBeDisabled();
     expect(((await call('GET', `/orders/${order.id}`)) as { status: string }).status).toBe('cancelled');
   });
 });

@@ -10,13 +10,14 @@ import { useCarriers } from '../../components/CarrierPicker';
 import { productName, serviceNames, useProductNames } from '../shipments/productNames';
 import { CreateShipmentDialog } from './CreateShipmentDialog';
 import { CancelOrderDialog } from './CancelOrderDialog';
+import { EditOrderDialog } from './OrderForm';
 import { formatMoney } from './money';
 
 /** `/orders/:orderId`: the order, its lines and shipments, and the way to a new shipment. */
 export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const orgId = useOrgId();
   const order = useLoad(() => client.call('orders.get', { params: { orgId, orderId } }), `${orgId}:${orderId}`);
-  const [dialog, setDialog] = useState<'shipment' | 'cancel' | null>(null);
+  const [dialog, setDialog] = useState<'shipment' | 'edit' | 'cancel' | null>(null);
   const noShipmentId = useId();
 
   if (!order.data) {
@@ -45,6 +46,9 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
         <div className="actions">
           <button type="button" className="primary" onClick={() => setDialog('shipment')} disabled={noShipment !== null} aria-describedby={noShipment ? noShipmentId : undefined}>
             Create shipment
+          </button>
+          <button type="button" onClick={() => setDialog('edit')} disabled={closed}>
+            Edit order
           </button>
           <button type="button" className="danger" onClick={() => setDialog('cancel')} disabled={closed}>
             Cancel order
@@ -75,6 +79,8 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
 
       <CreateShipmentDialog order={data} open={dialog === 'shipment'} onClose={() => setDialog(null)} />
       <CancelOrderDialog order={data} open={dialog === 'cancel'} onClose={() => setDialog(null)} onCancelled={order.reload} />
+      {/* Mounted when opened, so it starts from the order as it is now. */}
+      {dialog === 'edit' && <EditOrderDialog order={data} open onClose={() => setDialog(null)} onSaved={order.reload} />}
     </section>
   );
 }

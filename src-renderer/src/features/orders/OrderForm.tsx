@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { OrderChannel } from '../../../../src-shared/schemas/orderChannel';
+import type { OrderDetail } from '../../../../src-shared/schemas/order';
 import { weightUnits } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
@@ -7,7 +8,7 @@ import { Link, navigate } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
-import { emptyLine, missingFields, orderBody, orderTotal, useOrderDraft, type AddressDraft, type LineDraft, type OrderDraft } from './orderDraft';
+import { draftOfOrder, emptyLine, missingFields, orderBody, orderTotal, orderUpdateBody, useOrderDraft, type AddressDraft, type LineDraft, type OrderDraft } from './orderDraft';
 import { formatMoney } from './money';
 import { useFocusWhenOpen } from './focus';
 
@@ -26,10 +27,35 @@ export function NewOrderDialog({
   channels: OrderChannel[] | undefined;
   channelsError?: unknown;
 }) {
+  const orgId = useOrgId();
+  const { draft, change, clear } = useOrderDraft();
+  // Manual channels first: that is where hand-made orders belong.
+  const sortedChannels = [...(channels ?? [])].sort((a, b) => Number(b.type === 'manual') - Number(a.type === 'manual'));
+  const orderChannelId = draft.orderChannelId || sortedChannels[0]?.id || '';
+  const create = async () => {
+    const order = await client.call('orders.create', { params: { orgId }, body: orderBody(draft, orderChannelId) });
+    clear();
+    onClose();
+    navigate(`/orders/${order.id}`);
+  };
   return (
     <Dialog title="New order" open={open} onClose={onClose} wide>
-      {channels ? (
-        <OrderForm channels={channels} onCancel={onClose} />
+      {channels && channels.length === 0 ? (
+        <p className="notice">
+          Orders belong to an order channel. Add one (for example a “manual” channel) under <Link to="/settings/order-channels">Settings → Order channels</Link> first.
+        </p>
+      ) : channels ? (
+        <OrderForm title="New order" submitLabel="Create order" draft={draft} change={change} onSubmit={create} onCancel={onClose}>
+          <Field label="Order channel">
+            <select value={orderChannelId} onChange={(event) => change((current) => ({ ...current, orderChannelId: event.target.value }))} required>
+              {sortedChannels.map((channel) => (
+                <option key={channel.id} value={channel.id}>
+                  {channel.name} ({channel.type})
+                </option>
+              ))}
+            </select>
+          </Field>
+        </OrderForm>
       ) : channelsError ? (
         <ErrorNotice error={channelsError} title="The order channels could not be loaded" />
       ) : (
@@ -39,17 +65,48 @@ export function NewOrderDialog({
   );
 }
 
-function OrderForm({ channels, onCancel }: { channels: OrderChannel[]; onCancel: () => void }) {
+/**
+ * "Edit order": the order's number, customer, address and lines, as in "New order". Lines keep
+ * their ids (what shipments hold of them stays theirs) and the fields the form does not show.
+ */
+export function EditOrderDialog({ order, open, onClose, onSaved }: { order: OrderDetail; open: boolean; onClose: () => void; onSaved: (order: OrderDetail) => void }) {
   const orgId = useOrgId();
-  const { draft, change, clear } = useOrderDraft();
+  const [draft, setDraft] = useState(() => draftOfOrder(order));
+  const save = async () => {
+    const saved = await client.call('orders.update', { params: { orgId, orderId: order.id }, body: orderUpdateBody(draft, order) });
+    onSaved(saved);
+    onClose();
+  };
+  return (
+    <Dialog title={`Edit order ${order.orderNumber}`} open={open} onClose={onClose} wide>
+      <OrderForm title={`Edit order ${order.orderNumber}`} submitLabel="Save order" draft={draft} change={setDraft} onSubmit={save} onCancel={onClose} />
+    </Dialog>
+  );
+}
+
+/** The fields of an order and its lines; `children` come first (the channel, for a new order). */
+function OrderForm({
+  title,
+  submitLabel,
+  draft,
+  change,
+  onSubmit,
+  onCancel,
+  children,
+}: {
+  title: string;
+  submitLabel: string;
+  draft: OrderDraft;
+  change: (update: (draft: OrderDraft) => OrderDraft) => void;
+  onSubmit: () => Promise<void>;
+  onCancel: () => void;
+  children?: ReactNode;
+}) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   // Shown once a save was tried, then kept up to date as the fields are filled in.
   const [tried, setTried] = useState(false);
   const errors = { ...fieldErrors(error), ...(tried ? missingFields(draft) : {}) };
-  // Manual channels first: that is where hand-made orders belong.
-  const sortedChannels = [...channels].sort((a, b) => Number(b.type === 'manual') - Number(a.type === 'manual'));
-  const orderChannelId = draft.orderChannelId || sortedChannels[0]?.id || '';
   const total = orderTotal(draft.lines);
   const firstField = useFocusWhenOpen<HTMLInputElement>(true);
   const form = useRef<HTMLFormElement>(null);
@@ -79,10 +136,7 @@ function OrderForm({ channels, onCancel }: { channels: OrderChannel[]; onCancel:
     setBusy(true);
     setError(null);
     try {
-      const order = await client.call('orders.create', { params: { orgId }, body: orderBody(draft, orderChannelId) });
-      clear();
-      onCancel();
-      navigate(`/orders/${order.id}`);
+      await onSubmit();
     } catch (caught) {
       setError(caught);
       focusFirstProblem();
@@ -90,14 +144,6 @@ function OrderForm({ channels, onCancel }: { channels: OrderChannel[]; onCancel:
       setBusy(false);
     }
   };
-
-  if (channels.length === 0) {
-    return (
-      <p className="notice">
-        Orders belong to an order channel. Add one (for example a “manual” channel) under <Link to="/settings/order-channels">Settings → Order channels</Link> first.
-      </p>
-    );
-  }
 
   const addressField = (key: keyof AddressDraft, label: string, extra: { required?: boolean; type?: string; transform?: (value: string) => string; maxLength?: number } = {}) => (
     <Field label={label} error={errors[`shippingAddress.${key}`]}>
@@ -112,17 +158,9 @@ function OrderForm({ channels, onCancel }: { channels: OrderChannel[]; onCancel:
   );
 
   return (
-    <form ref={form} className="order-form" onSubmit={(event) => void submit(event)} noValidate aria-label="New order">
+    <form ref={form} className="order-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <div className="form-grid">
-        <Field label="Order channel" error={errors.orderChannelId}>
-          <select value={orderChannelId} onChange={(event) => set('orderChannelId', event.target.value)} required>
-            {sortedChannels.map((channel) => (
-              <option key={channel.id} value={channel.id}>
-                {channel.name} ({channel.type})
-              </option>
-            ))}
-          </select>
-        </Field>
+        {children}
         <Field label="Order number" error={errors.orderNumber}>
           <input value={draft.orderNumber} onChange={(event) => set('orderNumber', event.target.value)} required ref={firstField} />
         </Field>
@@ -197,7 +235,7 @@ function OrderForm({ channels, onCancel }: { channels: OrderChannel[]; onCancel:
           Close
         </button>
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Create order'}
+          {busy ? 'Saving…' : submitLabel}
         </button>
       </FormActions>
     </form>

@@ -1,13 +1,24 @@
 import { create } from 'zustand';
 import type { BodyOf } from '../../../../src-shared/operation';
 import type { OperationById } from '../../../../src-shared/operations';
-import type { WeightUnit } from '../../../../src-shared/schemas/shipment';
+import type { OrderDetail, OrderLine } from '../../../../src-shared/schemas/order';
+import { weightUnits, type WeightUnit } from '../../../../src-shared/schemas/shipment';
 
 export type OrderCreateBody = BodyOf<OperationById<'orders.create'>>;
+export type OrderUpdateBody = BodyOf<OperationById<'orders.update'>>;
+
+/**
+ * What an existing line has that the form does not show (a shop's variant, barcode, vendor…). A
+ * line given in a PATCH is replaced as given, so an edit sends these back as they were.
+ */
+type KeptLineFields = Pick<OrderCreateBody['orderLines'][number], 'variantId' | 'productId' | 'imageUrl' | 'provinceOfOrigin' | 'barcode' | 'vendor' | 'taxable' | 'giftCard'>;
 
 /** One order line as typed: text, so a half-typed number is kept exactly as it is. */
 export interface LineDraft {
   key: number;
+  /** The line's id when it is one of the order's (an edit); a line added in the form has none. */
+  id?: string;
+  kept?: KeptLineFields;
   name: string;
   sku: string;
   quantity: string;
@@ -75,9 +86,9 @@ const optionalText = (value: string) => value.trim() || undefined;
 /** Empty is "not given"; anything else goes as a number, and a non-number comes back as a field error. */
 const optionalNumber = (value: string) => (value.trim() === '' ? undefined : Number(value));
 
-/** The create body: empty optional fields are left out; an address only when something of it was typed. */
-export function orderBody(draft: OrderDraft, orderChannelId: string): OrderCreateBody {
-  const orderLines = draft.lines.map((line) => ({
+/** A line as the API takes it: empty optional fields are left out. */
+function lineBody(line: LineDraft): OrderCreateBody['orderLines'][number] {
+  return {
     name: line.name.trim(),
     quantity: Number(line.quantity),
     sku: optionalText(line.sku),
@@ -88,9 +99,28 @@ export function orderBody(draft: OrderDraft, orderChannelId: string): OrderCreat
     hsCode: optionalText(line.hsCode),
     countryOfOrigin: optionalText(line.countryOfOrigin),
     requiresShipping: line.requiresShipping,
-  }));
-  const hasAddress = addressFields.some((field) => draft.address[field].trim());
-  const address = draft.address;
+  };
+}
+
+/** The address as typed, or undefined when nothing of it was. */
+function addressBody(address: AddressDraft): NonNullable<OrderCreateBody['shippingAddress']> | undefined {
+  if (!addressFields.some((field) => address[field].trim())) return undefined;
+  return {
+    name: address.name.trim(),
+    address1: address.address1.trim(),
+    city: address.city.trim(),
+    postalCode: address.postalCode.trim(),
+    countryCode: address.countryCode.trim(),
+    company: optionalText(address.company),
+    attention: optionalText(address.attention),
+    address2: optionalText(address.address2),
+    phone: optionalText(address.phone),
+    email: optionalText(address.email),
+  };
+}
+
+/** The create body: empty optional fields are left out; an address only when something of it was typed. */
+export function orderBody(draft: OrderDraft, orderChannelId: string): OrderCreateBody {
   const total = orderTotal(draft.lines);
   return {
     orderChannelId,
@@ -98,23 +128,76 @@ export function orderBody(draft: OrderDraft, orderChannelId: string): OrderCreat
     customerName: optionalText(draft.customerName),
     customerEmail: optionalText(draft.customerEmail),
     notes: optionalText(draft.notes),
-    shippingAddress: hasAddress
-      ? {
-          name: address.name.trim(),
-          address1: address.address1.trim(),
-          city: address.city.trim(),
-          postalCode: address.postalCode.trim(),
-          countryCode: address.countryCode.trim(),
-          company: optionalText(address.company),
-          attention: optionalText(address.attention),
-          address2: optionalText(address.address2),
-          phone: optionalText(address.phone),
-          email: optionalText(address.email),
-        }
-      : undefined,
+    shippingAddress: addressBody(draft.address),
     totalAmount: total?.amount,
     currency: total?.currency,
-    orderLines,
+    orderLines: draft.lines.map(lineBody),
+  };
+}
+
+/** An existing order as the form shows it, each line with its id and what the form does not show. */
+export function draftOfOrder(order: OrderDetail): OrderDraft {
+  const shown = order.shippingAddress;
+  const address = Object.fromEntries(addressFields.map((field) => [field, shown?.[field] ?? ''])) as AddressDraft;
+  return {
+    orderChannelId: order.orderChannelId,
+    orderNumber: order.orderNumber,
+    customerName: order.customerName ?? '',
+    customerEmail: order.customerEmail ?? '',
+    notes: order.notes ?? '',
+    address,
+    lines: order.orderLines.map(lineDraftOf),
+  };
+}
+
+function lineDraftOf(line: OrderLine): LineDraft {
+  const orNothing = (value: string | null) => value ?? undefined;
+  return {
+    key: nextLineKey++,
+    id: line.id,
+    kept: {
+      variantId: orNothing(line.variantId),
+      productId: orNothing(line.productId),
+      imageUrl: orNothing(line.imageUrl),
+      provinceOfOrigin: orNothing(line.provinceOfOrigin),
+      barcode: orNothing(line.barcode),
+      vendor: orNothing(line.vendor),
+      taxable: line.taxable,
+      giftCard: line.giftCard,
+    },
+    name: line.name,
+    sku: line.sku ?? '',
+    quantity: String(line.quantity),
+    weight: line.weight === null ? '' : String(line.weight),
+    weightUnit: (weightUnits as readonly string[]).includes(line.weightUnit ?? '') ? (line.weightUnit as WeightUnit) : 'kg',
+    unitPrice: line.unitPrice === null ? '' : String(line.unitPrice),
+    currency: line.currency ?? '',
+    hsCode: line.hsCode ?? '',
+    countryOfOrigin: line.countryOfOrigin ?? '',
+    requiresShipping: line.requiresShipping,
+  };
+}
+
+/**
+ * The PATCH body of an edit. A field emptied in the form is cleared (null); the address keeps the
+ * parts the form does not show (province, country name). The total follows the lines only where it
+ * was their sum before, as in an order typed in here: a shop's total (with shipping, discounts) is
+ * left as the shop sent it.
+ */
+export function orderUpdateBody(draft: OrderDraft, original: OrderDetail): OrderUpdateBody {
+  const typed = addressBody(draft.address);
+  const before = original.shippingAddress;
+  const originalTotal = orderTotal(draftOfOrder(original).lines);
+  const totalFollowsLines = originalTotal !== null && originalTotal.amount === original.totalAmount && originalTotal.currency === original.currency;
+  const total = orderTotal(draft.lines);
+  return {
+    orderNumber: draft.orderNumber.trim(),
+    customerName: optionalText(draft.customerName) ?? null,
+    customerEmail: optionalText(draft.customerEmail) ?? null,
+    notes: optionalText(draft.notes) ?? null,
+    shippingAddress: typed ? { province: before?.province, provinceCode: before?.provinceCode, country: before?.country, ...typed } : before ? null : undefined,
+    ...(totalFollowsLines ? { totalAmount: total?.amount ?? null, currency: total?.currency ?? null } : {}),
+    orderLines: draft.lines.map((line) => ({ ...line.kept, ...(line.id ? { id: line.id } : {}), ...lineBody(line) })),
   };
 }
 
