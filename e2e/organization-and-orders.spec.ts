@@ -82,6 +82,27 @@ test('organization details saved on the settings screen name the sender of new s
     expect([saved.totalAmount, saved.customerName]).toEqual([100, 'Ole Olsen']);
   });
 
+  await test.step('edit order: a quantity below what a shipment holds is refused in the form, nothing saved', async () => {
+    const placed = (await call('POST', '/orders', {
+      orderNumber: 'F-2',
+      orderChannelId: channel.id,
+      shippingAddress: { name: 'Ole Olsen', address1: 'Vestergade 2', city: 'Aarhus C', postalCode: '8000', countryCode: 'DK' },
+      orderLines: [{ name: 'Anchor', sku: 'ANC-5', quantity: 2, weight: 5 }],
+    })) as { id: string };
+    await call('POST', `/orders/${placed.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' });
+    await page.goto(`/#/orders/${encodeURIComponent(placed.id)}`);
+    await expect(heading).toHaveText('Order F-2 Processing');
+    await main.getByRole('button', { name: 'Edit order' }).click();
+    const form = page.getByRole('form', { name: 'Edit order F-2' });
+    await form.getByRole('group', { name: 'Line 1' }).getByLabel('Quantity').fill('1');
+    await form.getByRole('button', { name: 'Save order' }).click();
+    await expect(form.getByRole('alert')).toContainText('its quantity cannot go below 2');
+    await form.getByRole('button', { name: 'Close' }).click();
+    const after = (await call('GET', `/orders/${placed.id}`)) as { orderLines: { quantity: number }[] };
+    expect(after.orderLines.map((line) => line.quantity)).toEqual([2]);
+    await page.goto(`/#/orders/${encodeURIComponent(order.id)}`);
+  });
+
   await test.step('cancel order: asked first, then cancelled, and no shipment can be made from it', async () => {
     await expect(heading).toHaveText('Order F-1 Pending');
     await main.getByRole('button', { name: 'Cancel order' }).click();
