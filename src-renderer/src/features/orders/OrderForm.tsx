@@ -46,15 +46,17 @@ export function NewOrderDialog({
         </p>
       ) : channels ? (
         <OrderForm title="New order" submitLabel="Create order" draft={draft} change={change} onSubmit={create} onCancel={onClose}>
-          <Field label="Order channel">
-            <select value={orderChannelId} onChange={(event) => change((current) => ({ ...current, orderChannelId: event.target.value }))} required>
-              {sortedChannels.map((channel) => (
-                <option key={channel.id} value={channel.id}>
-                  {channel.name} ({channel.type})
-                </option>
-              ))}
-            </select>
-          </Field>
+          {(errors) => (
+            <Field label="Order channel" error={errors.orderChannelId}>
+              <select value={orderChannelId} onChange={(event) => change((current) => ({ ...current, orderChannelId: event.target.value }))} required>
+                {sortedChannels.map((channel) => (
+                  <option key={channel.id} value={channel.id}>
+                    {channel.name} ({channel.type})
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
         </OrderForm>
       ) : channelsError ? (
         <ErrorNotice error={channelsError} title="The order channels could not be loaded" />
@@ -84,7 +86,7 @@ export function EditOrderDialog({ order, open, onClose, onSaved }: { order: Orde
   );
 }
 
-/** The fields of an order and its lines; `children` come first (the channel, for a new order). */
+/** The fields of an order and its lines; `children` come first (the channel, for a new order), with the field errors. */
 function OrderForm({
   title,
   submitLabel,
@@ -100,7 +102,7 @@ function OrderForm({
   change: (update: (draft: OrderDraft) => OrderDraft) => void;
   onSubmit: () => Promise<void>;
   onCancel: () => void;
-  children?: ReactNode;
+  children?: (errors: Record<string, string>) => ReactNode;
 }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -160,7 +162,7 @@ function OrderForm({
   return (
     <form ref={form} className="order-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <div className="form-grid">
-        {children}
+        {children?.(errors)}
         <Field label="Order number" error={errors.orderNumber}>
           <input value={draft.orderNumber} onChange={(event) => set('orderNumber', event.target.value)} required ref={firstField} />
         </Field>
