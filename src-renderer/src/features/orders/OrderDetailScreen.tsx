@@ -7,7 +7,7 @@ import { Link } from '../../app/router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useCarriers } from '../../components/CarrierPicker';
-import { productName, serviceNames, useProductNames } from '../shipments/productNames';
+import { productName, serviceNames, useProductNames, type ProductNames } from '../shipments/productNames';
 import { CreateShipmentDialog } from './CreateShipmentDialog';
 import { CancelOrderDialog } from './CancelOrderDialog';
 import { EditOrderDialog } from './OrderForm';
@@ -17,6 +17,13 @@ import { formatMoney } from './money';
 export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const orgId = useOrgId();
   const order = useLoad(() => client.call('orders.get', { params: { orgId, orderId } }), `${orgId}:${orderId}`);
+  // Loaded once for the rule card and the shipments table, which both name carriers and products.
+  const carriers = useCarriers();
+  const products = useProductNames(orgId, carriers.data?.data);
+  const names: CarrierNames = {
+    carrier: (id) => carriers.data?.data.find((carrier) => carrier.id === id)?.name ?? id,
+    products,
+  };
   const [dialog, setDialog] = useState<'shipment' | 'edit' | 'cancel' | null>(null);
   const noShipmentId = useId();
 
@@ -68,8 +75,8 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
         <AddressCard order={data} />
       </div>
       <OrderLines order={data} />
-      <RuleCard order={data} />
-      <OrderShipments order={data} />
+      <RuleCard order={data} names={names} />
+      <OrderShipments order={data} names={names} />
       {data.notes && (
         <div className="card">
           <h2>Notes</h2>
@@ -196,11 +203,14 @@ function OrderLines({ order }: { order: OrderDetail }) {
   );
 }
 
-function RuleCard({ order }: { order: OrderDetail }) {
-  const orgId = useOrgId();
+/** The organization's carriers and their products by name, for the cards below (ids until loaded). */
+interface CarrierNames {
+  carrier: (carrierId: string) => string;
+  products: ProductNames;
+}
+
+function RuleCard({ order, names }: { order: OrderDetail; names: CarrierNames }) {
   const rule = order.shippingRule;
-  const carriers = useCarriers();
-  const productNames = useProductNames(orgId, carriers.data?.data);
   return (
     <div className="card">
       <h2>Shipping rule</h2>
@@ -210,10 +220,10 @@ function RuleCard({ order }: { order: OrderDetail }) {
           <dd>{rule.name}</dd>
           <dt>Carrier</dt>
           <dd>
-            {carriers.data?.data.find((carrier) => carrier.id === rule.carrierId)?.name ?? rule.carrierId} · {productName(productNames, rule.carrierId, rule.productId)}
+            {names.carrier(rule.carrierId)} · {productName(names.products, rule.carrierId, rule.productId)}
           </dd>
           <dt>Services</dt>
-          <dd>{rule.services.length ? serviceNames(productNames, rule.carrierId, rule.productId, rule.services).join(', ') : 'None'}</dd>
+          <dd>{rule.services.length ? serviceNames(names.products, rule.carrierId, rule.productId, rule.services).join(', ') : 'None'}</dd>
         </dl>
       ) : (
         <p className="muted">No rule is set on this order: a shipment made “by rule” uses the cheapest shipping rule that matches the address and weight.</p>
@@ -222,11 +232,7 @@ function RuleCard({ order }: { order: OrderDetail }) {
   );
 }
 
-function OrderShipments({ order }: { order: OrderDetail }) {
-  const orgId = useOrgId();
-  const carriers = useCarriers();
-  const productNames = useProductNames(orgId, carriers.data?.data);
-  const carrierName = (id: string) => carriers.data?.data.find((carrier) => carrier.id === id)?.name ?? id;
+function OrderShipments({ order, names }: { order: OrderDetail; names: CarrierNames }) {
   return (
     <div className="card">
       <h2>Shipments</h2>
@@ -257,7 +263,7 @@ function OrderShipments({ order }: { order: OrderDetail }) {
                     <StatusBadge status={shipment.status} />
                   </td>
                   <td>
-                    {carrierName(shipment.carrierSettings.carrierId)} · {productName(productNames, shipment.carrierSettings.carrierId, shipment.carrierSettings.productId)}
+                    {names.carrier(shipment.carrierSettings.carrierId)} · {productName(names.products, shipment.carrierSettings.carrierId, shipment.carrierSettings.productId)}
                   </td>
                   <td>{shipment.tracking?.number ?? '—'}</td>
                   <td>{formatDateTime(shipment.createdAt)}</td>

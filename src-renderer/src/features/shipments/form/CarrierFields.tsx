@@ -1,7 +1,7 @@
 import { client, useLoad } from '../../../lib/api';
 import { Field } from '../../../components/forms';
 import { ErrorNotice } from '../../../components/ErrorNotice';
-import { CarrierPicker, useCarriers } from '../../../components/CarrierPicker';
+import { CarrierPicker } from '../../../components/CarrierPicker';
 import { productName, serviceNames, useProductNames } from '../productNames';
 import type { FieldMessages, ShipmentForm } from './model';
 
@@ -33,7 +33,7 @@ export function CarrierFields({
       {mode === 'create' ? (
         <CarrierChoiceFields form={form} errors={errors} onChange={onChange} />
       ) : (
-        <RuleChoice orgId={orgId} form={form} errors={errors} onChange={onChange} carrierName={carrier?.name ?? form.carrierId} />
+        <RuleChoice orgId={orgId} form={form} errors={errors} onChange={onChange} carrierName={carrier?.name ?? form.carrierId} carriers={carriers.data?.data} />
       )}
       <div className="form-grid wide-grid">
         <Field label="Sender address" error={errors.senderAddressId} hint={mode === 'create' ? 'Left on the carrier’s, the carrier’s own sender address is used' : undefined}>
@@ -74,16 +74,18 @@ function RuleChoice({
   errors,
   onChange,
   carrierName,
+  carriers,
 }: {
   orgId: string;
   form: ShipmentForm;
   errors: FieldMessages;
   onChange: (patch: Partial<ShipmentForm>) => void;
   carrierName: string;
+  /** The organization's carriers, as CarrierFields loaded them (undefined while they load). */
+  carriers: readonly { id: string }[] | undefined;
 }) {
   const rules = useLoad(() => client.call('shippingRules.list', { params: { orgId }, query: { limit: 100 } }), `rules:${orgId}`);
-  const carriers = useCarriers();
-  const products = useProductNames(orgId, carriers.data?.data);
+  const products = useProductNames(orgId, carriers);
   return (
     <>
       <p>
