@@ -56,12 +56,12 @@ test('new shipment by hand, batch send from the list, cancel', async ({ page }) 
       parcels: [{ weight: 2.5, weightUnit: 'kg', dimensions: { length: 40, width: 30, height: 20 }, orderLines: [] }],
       carrierSettings: { productId: 'local_parcel' },
     });
-    return stored as { id: string; reference: string };
+    return stored as { id: string; reference: string; carrierSettings: { carrierId: string } };
   });
 
   const second = (await call('POST', '/shipments', {
     type: 'outbound',
-    carrierSettings: { carrierId: (await call('GET', `/shipments/${first.id}`)).carrierSettings.carrierId, productId: 'local_parcel' },
+    carrierSettings: { carrierId: first.carrierSettings.carrierId, productId: 'local_parcel' },
     parties: [{ type: 'receiver', name: 'Bo Berg', address1: 'Havnegade 1', postalCode: '5000', city: 'Odense C', countryCode: 'DK' }],
     parcels: [{ weight: 1, weightUnit: 'kg', dimensions: { length: 20, width: 15, height: 10 } }],
   })) as { id: string; reference: string };
