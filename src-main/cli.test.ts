@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_COMMANDS } from './cli/commands';
 import { createAppContext } from './app/context';
 import { createOrderChannel } from './domain/orderChannels';
 import { getUsage } from './domain/usage';
@@ -125,5 +126,7 @@ describe('the CLI', () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: shipdesk <command>');
+    // Every command the CLI accepts is explained there.
+    for (const command of CLI_COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${command}( |$)`, 'm'));
   });
 });

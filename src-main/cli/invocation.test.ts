@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cliInvocation } from './invocation';
+import { cliCommandOf } from './commands';
 
 describe('cliInvocation', () => {
   it('passes a command, with everything after it, to the CLI', () => {
@@ -32,5 +33,15 @@ describe('cliInvocation', () => {
     expect(cliInvocation(['--no-sandbox', '--enable-logging'])).toBeNull();
     // A stray word (a file dropped on the icon) opens the app rather than failing as a command.
     expect(cliInvocation(['labels.pdf'])).toBeNull();
+  });
+});
+
+describe('cliCommandOf', () => {
+  it('finds a command by all its words, and nothing else', () => {
+    expect(cliCommandOf(['org', 'set-plan', 'org_1', 'pro'])).toBe('org set-plan');
+    expect(cliCommandOf(['backup', 'copy.sqlite'])).toBe('backup');
+    expect(cliCommandOf(['org', 'delete', 'org_1'])).toBeNull();
+    expect(cliCommandOf(['org'])).toBeNull();
+    expect(cliCommandOf([])).toBeNull();
   });
 });

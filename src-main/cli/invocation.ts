@@ -4,8 +4,10 @@
  * forgotten password, a plan change) must run from it; Electron itself is never imported here.
  */
 
-/** The first word of every command cli/run.ts knows; its usage text lists the whole commands. */
-export const CLI_COMMAND_WORDS: readonly string[] = ['init', 'org', 'member', 'user', 'orders', 'backup', 'restore', 'help'];
+import { CLI_COMMANDS } from './commands';
+
+/** The first word of every command, and `help`: started with one of them, the app runs the CLI. */
+const COMMAND_WORDS = new Set(['help', ...CLI_COMMANDS.map((command) => command.split(' ')[0])]);
 
 const HELP_SWITCHES = new Set(['--help', '-h']);
 
@@ -24,7 +26,7 @@ export function cliInvocation(args: readonly string[], { appFolderFirst = false 
       skipWord = false;
       continue;
     }
-    return CLI_COMMAND_WORDS.includes(arg) ? args.slice(i) : null;
+    return COMMAND_WORDS.has(arg) ? args.slice(i) : null;
   }
   return null;
 }

@@ -15,6 +15,7 @@ import { createAppContext, type AppContext } from '../app/context';
 import { defaultDataDir } from '../app/config';
 import { backupTo } from '../app/dailyBackups';
 import { restoreBackup } from '../app/restoreBackup';
+import { cliCommandList, cliCommandOf, type CliCommand } from './commands';
 import { durable } from '../db/tx';
 import { createOrgWithOwner, findOrgRow, setPlan } from '../domain/orgs';
 import { createApiToken } from '../domain/apiTokens';
@@ -171,50 +172,50 @@ async function ordersImport(app: AppContext, args: string[]): Promise<unknown> {
   return importOrdersCsv(app, orgId, csv);
 }
 
+async function runCommand(app: AppContext, command: Exclude<CliCommand, 'restore'>, args: string[]): Promise<unknown> {
+  switch (command) {
+    case 'init':
+      return init(app, args);
+    case 'org set-plan': {
+      const { orgId, plan } = positionalArgs(args, ['orgId', 'plan'], 'org set-plan <orgId> <starter|pro|unlimited>');
+      return setPlan(app, orgId, parse(z.enum(plans), plan));
+    }
+    case 'org set-add-on':
+      return orgSetAddOn(app, args);
+    case 'member add':
+      return memberAdd(app, args);
+    case 'user set-password':
+      return userSetPassword(app, args);
+    case 'orders import':
+      return ordersImport(app, args);
+    case 'backup': {
+      const { file } = positionalArgs(args, ['file'], 'backup <file>');
+      await backupTo(app, file);
+      return { backup: file };
+    }
+  }
+}
+
 async function run(argv: readonly string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h' || command === 'help') {
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     console.log(usage);
     return 0;
   }
-  const known =
-    command === 'init' ||
-    command === 'backup' ||
-    command === 'restore' ||
-    (command === 'org' && (rest[0] === 'set-plan' || rest[0] === 'set-add-on')) ||
-    (command === 'member' && rest[0] === 'add') ||
-    (command === 'user' && rest[0] === 'set-password') ||
-    (command === 'orders' && rest[0] === 'import');
-  if (!known) {
-    const given = command ? `Unknown command "${argv.join(' ')}"` : 'No command given';
-    throw new ApiError('BAD_REQUEST', `${given}; the commands are init, org set-plan, org set-add-on, member add, user set-password, orders import, backup and restore (--help shows them)`);
+  const command = cliCommandOf(argv);
+  if (!command) {
+    const given = argv.length > 0 ? `Unknown command "${argv.join(' ')}"` : 'No command given';
+    throw new ApiError('BAD_REQUEST', `${given}; the commands are ${cliCommandList()} (--help shows them)`);
   }
+  const args = argv.slice(command.split(' ').length);
   if (command === 'restore') {
     // Not through an AppContext: the database it would open is the one being replaced.
-    const { file } = positionalArgs(rest, ['file'], 'restore <file>');
+    const { file } = positionalArgs(args, ['file'], 'restore <file>');
     console.log(JSON.stringify(await restoreBackup(defaultDataDir(), file)));
     return 0;
   }
   const app = createAppContext({ dataDir: defaultDataDir() });
   try {
-    let result: unknown;
-    if (command === 'init') result = await init(app, rest);
-    else if (command === 'org' && rest[0] === 'set-add-on') {
-      result = orgSetAddOn(app, rest.slice(1));
-    } else if (command === 'org') {
-      const { orgId, plan } = positionalArgs(rest.slice(1), ['orgId', 'plan'], 'org set-plan <orgId> <starter|pro|unlimited>');
-      result = setPlan(app, orgId, parse(z.enum(plans), plan));
-    } else if (command === 'member') {
-      result = await memberAdd(app, rest.slice(1));
-    } else if (command === 'user') {
-      result = await userSetPassword(app, rest.slice(1));
-    } else if (command === 'orders') {
-      result = await ordersImport(app, rest.slice(1));
-    } else {
-      const { file } = positionalArgs(rest, ['file'], 'backup <file>');
-      await backupTo(app, file);
-      result = { backup: file };
-    }
+    const result = await runCommand(app, command, args);
     // What is printed is on disk (group commit, db/groupCommit.ts).
     await durable(app.db);
     console.log(JSON.stringify(result));
