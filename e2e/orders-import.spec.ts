@@ -108,7 +108,7 @@ test('import CSV: good orders come in, a bad row is listed, the same file again 
   await expect(rowErrors.getByRole('row').nth(1)).toContainText('lineQuantity');
 
   // The list behind the dialog has reloaded: 3001 and 3002 are there, 3003 is not.
-  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await dialog.getByRole('button', { name: 'Close dialog' }).click();
   const orders = page.getByRole('table', { name: 'Orders' });
   await expect(orders.getByRole('link', { name: '3001', exact: true })).toBeVisible();
   await expect(orders.getByRole('link', { name: '3002', exact: true })).toBeVisible();
@@ -128,7 +128,7 @@ test('import CSV: good orders come in, a bad row is listed, the same file again 
   await dialog.getByLabel('CSV file').setInputFiles({ name: 'shop-export.csv', mimeType: 'text/csv', buffer: Buffer.from('orderNumber,customerName,lineName,lineQuantity\n4001,Bo Berg,Mug,1\n') });
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(dialog.getByRole('status').filter({ hasText: 'imported' })).toHaveText('1 order imported, 0 already there (skipped)');
-  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await dialog.getByRole('button', { name: 'Close dialog' }).click();
   await expect(orders.getByRole('link', { name: '4001', exact: true })).toBeVisible();
 });
 
@@ -207,7 +207,7 @@ test('get new orders: each shop synced in turn, with what it brought in or why i
     await expect(closed.getByRole('alert')).toContainText('UNREACHABLE');
     await expect(closed.getByRole('alert')).toContainText('STOREFRONT_ERROR');
 
-    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await dialog.getByRole('button', { name: 'Close dialog' }).click();
     const orders = page.getByRole('table', { name: 'Orders' });
     await expect(orders.getByRole('link', { name: 'W-901', exact: true })).toBeVisible();
     await expect(orders.getByRole('link', { name: 'W-902', exact: true })).toBeVisible();

@@ -3,9 +3,10 @@ import { seedOrganization, signIn } from './seed';
 
 /**
  * The organization's own details, saved on its settings screen and used where the decisions say
- * (the company name as the sender on new shipments), an order edited and then cancelled from its page.
+ * (the company name as the sender on new shipments), an order edited and then cancelled from its page,
+ * and one typed in by mistake deleted.
  */
-test('organization details saved on the settings screen name the sender of new shipments; an order is edited and cancelled from its page', async ({ page }) => {
+test('organization details saved on the settings screen name the sender of new shipments; an order is edited and cancelled from its page, a mistaken one deleted', async ({ page }) => {
   const owner = { orgName: 'Fjord Hall', name: 'Frida Fjord', email: 'frida@fjord.example', password: 'fjord fjord fjord' };
   const { orgId, call } = await seedOrganization(page.request, owner);
   const address = (await call('POST', '/sender-addresses', { name: 'Fjord dock', address1: 'Kajen 1', zipcode: '9000', city: 'Aalborg', countryCode: 'DK' })) as { id: string };
@@ -92,6 +93,8 @@ test('organization details saved on the settings screen name the sender of new s
     await call('POST', `/orders/${placed.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' });
     await page.goto(`/#/orders/${encodeURIComponent(placed.id)}`);
     await expect(heading).toHaveText('Order F-2 Processing');
+    // An order a shipment was made from keeps its history: it can be cancelled, not deleted.
+    await expect(main.getByRole('button', { name: 'Delete order' })).toHaveCount(0);
     await main.getByRole('button', { name: 'Edit order' }).click();
     const form = page.getByRole('form', { name: 'Edit order F-2' });
     await form.getByRole('group', { name: 'Line 1' }).getByLabel('Quantity').fill('1');
@@ -113,5 +116,26 @@ test('organization details saved on the settings screen name the sender of new s
     await expect(main.getByRole('button', { name: 'Create shipment' })).toBeDisabled();
     await expect(main.getByRole('button', { name: 'Edit order' })).toBeDisabled();
     expect(((await call('GET', `/orders/${order.id}`)) as { status: string }).status).toBe('cancelled');
+  });
+
+  await test.step('delete order: one typed in by mistake, asked first, then gone from the list', async () => {
+    const mistake = (await call('POST', '/orders', {
+      orderNumber: 'F-3-DUPLICATE',
+      orderChannelId: channel.id,
+      shippingAddress: { name: 'Ole Olsen', address1: 'Vestergade 2', city: 'Aarhus C', postalCode: '8000', countryCode: 'DK' },
+      orderLines: [{ name: 'Rope', sku: 'ROPE-10', quantity: 1, weight: 2 }],
+    })) as { id: string };
+    await page.goto(`/#/orders/${encodeURIComponent(mistake.id)}`);
+    await expect(heading).toHaveText('Order F-3-DUPLICATE Pending');
+    await main.getByRole('button', { name: 'Delete order' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete order F-3-DUPLICATE?' });
+    // Focus starts on the harmless choice.
+    await expect(dialog.getByRole('button', { name: 'Keep it' })).toBeFocused();
+    await dialog.getByRole('button', { name: 'Delete order' }).click();
+    await expect(heading).toHaveText('Orders');
+    const orders = main.getByRole('table', { name: 'Orders' });
+    await expect(orders.getByRole('row').filter({ hasText: 'F-2' })).toBeVisible();
+    await expect(orders.getByRole('row').filter({ hasText: 'F-3-DUPLICATE' })).toHaveCount(0);
+    expect(((await call('GET', `/orders?search=F-3`)) as { data: unknown[] }).data).toEqual([]);
   });
 });

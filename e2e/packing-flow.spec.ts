@@ -134,7 +134,7 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
       const found = page.getByRole('dialog', { name: 'Printers of this computer' });
       await found.getByRole('button', { name: `Add ${cups.queue}` }).click();
       await expect(found.getByRole('status')).toHaveText('Added 1 printer.');
-      await found.getByRole('button', { name: 'Close' }).click();
+      await found.getByRole('button', { name: 'Close dialog' }).click();
       await expect(found).toBeHidden();
       await main.getByRole('button', { name: `Edit ${cups.queue}` }).click();
       const edit = page.getByRole('dialog', { name: `Edit ${cups.queue}` });

@@ -76,8 +76,8 @@ test('new shipment by hand, batch send from the list, cancel', async ({ page }) 
     const dialog = page.getByRole('dialog', { name: 'Send shipments' });
     await dialog.getByRole('button', { name: 'Send 2' }).click();
     await expect(dialog.getByRole('status')).toHaveText('2 sent, 0 failed.');
-    // The footer's Close (the title bar has one too), focused once the sending is done.
-    const close = dialog.getByRole('button', { name: 'Close' }).last();
+    // The footer's Close, focused once the sending is done.
+    const close = dialog.getByRole('button', { name: 'Close', exact: true });
     await expect(close).toBeFocused();
     await close.click();
     for (const reference of [first.reference, second.reference]) {

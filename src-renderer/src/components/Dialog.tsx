@@ -55,7 +55,7 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
     <dialog ref={ref} aria-labelledby={titleId} className={wide ? 'dialog dialog-wide' : 'dialog'} onClose={onClose} onCancel={onClose}>
       <header className="dialog-header">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+        <button type="button" className="icon-button" aria-label="Close dialog" title="Close (Esc)" onClick={onClose}>
           ×
         </button>
       </header>

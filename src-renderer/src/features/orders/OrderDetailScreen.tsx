@@ -3,7 +3,8 @@ import type { OrderDetail } from '../../../../src-shared/schemas/order';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import { formatDateTime, formatWeight } from '../../lib/format';
-import { Link } from '../../app/router';
+import { Link, navigate } from '../../app/router';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useCarriers } from '../../components/CarrierPicker';
@@ -24,7 +25,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
     carrier: (id) => carriers.data?.data.find((carrier) => carrier.id === id)?.name ?? id,
     products,
   };
-  const [dialog, setDialog] = useState<'shipment' | 'edit' | 'cancel' | null>(null);
+  const [dialog, setDialog] = useState<'shipment' | 'edit' | 'cancel' | 'delete' | null>(null);
   const noShipmentId = useId();
 
   if (!order.data) {
@@ -40,6 +41,13 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const data = order.data;
   const closed = data.status === 'cancelled' || data.status === 'fulfilled';
   const noShipment = whyNoShipment(data);
+  // The server deletes only an order no shipment refers to (a cancelled one or a return included):
+  // one typed in by mistake. Any other is cancelled instead, and keeps its history.
+  const deletable = data.shipments.length === 0;
+  const remove = async () => {
+    await client.call('orders.delete', { params: { orgId, orderId } });
+    navigate('/orders');
+  };
 
   return (
     <section aria-labelledby="order-title" className="order-detail">
@@ -60,6 +68,11 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
           <button type="button" className="danger" onClick={() => setDialog('cancel')} disabled={closed}>
             Cancel order
           </button>
+          {deletable && (
+            <button type="button" className="danger" onClick={() => setDialog('delete')}>
+              Delete order
+            </button>
+          )}
         </div>
       </header>
       {noShipment && (
@@ -86,6 +99,14 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
 
       <CreateShipmentDialog order={data} open={dialog === 'shipment'} onClose={() => setDialog(null)} />
       <CancelOrderDialog order={data} open={dialog === 'cancel'} onClose={() => setDialog(null)} onCancelled={order.reload} />
+      <ConfirmDialog
+        open={dialog === 'delete'}
+        title={`Delete order ${data.orderNumber}?`}
+        confirmLabel="Delete order"
+        onConfirm={remove}
+        onCancel={() => setDialog(null)}
+        message={<p>The order and its lines are removed for good. No shipment was made from it.</p>}
+      />
       {/* Mounted when opened, so it starts from the order as it is now. */}
       {dialog === 'edit' && <EditOrderDialog order={data} open onClose={() => setDialog(null)} onSaved={order.reload} />}
     </section>
