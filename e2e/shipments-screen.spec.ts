@@ -6,7 +6,7 @@ import { seedOrganization, signIn } from './seed';
  * with "Send selected", and one of them cancelled: the everyday desk work the packing flow, which
  * starts from orders, does not cover.
  */
-test('new shipment by hand, batch send from the list, cancel', async ({ page }) => {
+test('new shipment by hand, batch send from the list, cancel, a cancelled one read-only in its form', async ({ page }) => {
   const owner = { orgName: 'Desk Hall', name: 'Dan Desk', email: 'dan@desk.example', password: 'desk work all day' };
   const { call } = await seedOrganization(page.request, owner);
   const address = (await call('POST', '/sender-addresses', {
@@ -99,5 +99,14 @@ test('new shipment by hand, batch send from the list, cancel', async ({ page }) 
     await expect(heading).toHaveText(`Shipment ${second.reference} Cancelled`);
     expect(((await call('GET', `/shipments/${second.id}`)) as { status: string }).status).toBe('cancelled');
     expect(((await call('GET', `/shipments/${first.id}`)) as { status: string }).status).toBe('dispatched');
+  });
+
+  await test.step('a cancelled shipment opened for editing (an old link) is shown read-only', async () => {
+    await page.goto(`/#/shipments/${encodeURIComponent(second.id)}/edit`);
+    await expect(heading).toHaveText(`Edit shipment ${second.reference}`);
+    await expect(main.getByRole('alert')).toContainText('cancelled and can no longer be changed');
+    await expect(main.getByLabel('Reference')).toBeDisabled();
+    await expect(main.getByRole('button', { name: 'Add parcel' })).toBeDisabled();
+    await expect(main.getByRole('button', { name: 'Save changes' })).toBeDisabled();
   });
 });

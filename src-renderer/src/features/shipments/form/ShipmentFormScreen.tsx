@@ -115,6 +115,8 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
   const title = shipment ? `Edit shipment ${shipment.reference}` : 'New shipment';
   const partiesError = errors.parties;
   const parcelsError = errors.parcels;
+  // A shipment past editing is shown read-only: its form stays as a record, not as an invitation.
+  const locked = shipment !== undefined && !canEdit(shipment.status);
 
   return (
     <form ref={formRef} className="shipment-form" onSubmit={submit} onKeyDown={onKeyDown} aria-labelledby="shipment-form-title" noValidate>
@@ -124,7 +126,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
           <Link to={shipment ? `/shipments/${encodeURIComponent(shipment.id)}` : '/shipments'}>Back without saving</Link>
         </div>
       </header>
-      {shipment && !canEdit(shipment.status) && (
+      {locked && (
         <div className="error-notice" role="alert">
           <strong>This shipment is {humanize(shipment.status).toLowerCase()} and can no longer be changed.</strong> Only draft, pending, on hold and
           failed shipments can be edited.
@@ -138,106 +140,108 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
           </button>
         </div>
       )}
-      <fieldset>
-        <legend>Shipment</legend>
-        <div className="form-grid">
-          <Field label="Type" error={errors.type}>
-            <select name="type" value={form.type} onChange={(event) => setType(event.target.value as ShipmentType)}>
-              {shipmentTypes.map((type) => (
-                <option key={type} value={type}>
-                  {type === 'inbound' ? 'Inbound (return)' : 'Outbound'}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <TextInput
-            label="Reference"
-            path="reference"
-            value={form.reference}
+      <fieldset className="bare" disabled={locked}>
+        <fieldset>
+          <legend>Shipment</legend>
+          <div className="form-grid">
+            <Field label="Type" error={errors.type}>
+              <select name="type" value={form.type} onChange={(event) => setType(event.target.value as ShipmentType)}>
+                {shipmentTypes.map((type) => (
+                  <option key={type} value={type}>
+                    {type === 'inbound' ? 'Inbound (return)' : 'Outbound'}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <TextInput
+              label="Reference"
+              path="reference"
+              value={form.reference}
+              errors={errors}
+              onChange={(reference) => patch({ reference })}
+              hint={mode === 'create' ? 'Optional: left empty, Shipdesk numbers it' : undefined}
+              autoFocus
+            />
+            <Field label="Term of trade" error={errors.termOfTrade}>
+              <select name="termOfTrade" value={form.termOfTrade} onChange={(event) => patch({ termOfTrade: event.target.value as Incoterm })}>
+                {incoterms.map((term) => (
+                  <option key={term} value={term}>
+                    {term}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <TextInput label="Service point (optional)" path="servicePointId" value={form.servicePointId} errors={errors} onChange={(servicePointId) => patch({ servicePointId })} />
+          </div>
+        </fieldset>
+
+        <CarrierFields orgId={orgId} form={form} mode={mode} errors={errors} onChange={patch} />
+
+        <h2>Parties</h2>
+        {partiesError && <p className="field-error">{partiesError}</p>}
+        {form.parties.map((party, index) => (
+          <PartyFields
+            key={index}
+            party={party}
+            index={index}
             errors={errors}
-            onChange={(reference) => patch({ reference })}
-            hint={mode === 'create' ? 'Optional: left empty, Shipdesk numbers it' : undefined}
-            autoFocus
+            onChange={(next) => patch({ parties: form.parties.map((old, i) => (i === index ? next : old)) })}
+            onRemove={form.parties.length > 1 ? () => patch({ parties: form.parties.filter((_, i) => i !== index) }) : undefined}
           />
-          <Field label="Term of trade" error={errors.termOfTrade}>
-            <select name="termOfTrade" value={form.termOfTrade} onChange={(event) => patch({ termOfTrade: event.target.value as Incoterm })}>
-              {incoterms.map((term) => (
-                <option key={term} value={term}>
-                  {term}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <TextInput label="Service point (optional)" path="servicePointId" value={form.servicePointId} errors={errors} onChange={(servicePointId) => patch({ servicePointId })} />
+        ))}
+        <div className="form-actions start">
+          <button
+            type="button"
+            onClick={() => {
+              patch({ parties: [...form.parties, emptyParty(otherPartyType(form))] });
+              focusField(formRef.current, `parties.${form.parties.length}.type`);
+            }}
+          >
+            Add party
+          </button>
+          <span className="muted">Without a sender party, it is made from the sender address.</span>
         </div>
-      </fieldset>
 
-      <CarrierFields orgId={orgId} form={form} mode={mode} errors={errors} onChange={patch} />
-
-      <h2>Parties</h2>
-      {partiesError && <p className="field-error">{partiesError}</p>}
-      {form.parties.map((party, index) => (
-        <PartyFields
-          key={index}
-          party={party}
-          index={index}
-          errors={errors}
-          onChange={(next) => patch({ parties: form.parties.map((old, i) => (i === index ? next : old)) })}
-          onRemove={form.parties.length > 1 ? () => patch({ parties: form.parties.filter((_, i) => i !== index) }) : undefined}
-        />
-      ))}
-      <div className="form-actions start">
-        <button
-          type="button"
-          onClick={() => {
-            patch({ parties: [...form.parties, emptyParty(otherPartyType(form))] });
-            focusField(formRef.current, `parties.${form.parties.length}.type`);
-          }}
-        >
-          Add party
-        </button>
-        <span className="muted">Without a sender party, it is made from the sender address.</span>
-      </div>
-
-      <h2>Parcels</h2>
-      {parcelsError && <p className="field-error">{parcelsError}</p>}
-      {form.parcels.map((parcel, index) => (
-        <ParcelFields
-          key={index}
-          parcel={parcel}
-          index={index}
-          errors={errors}
-          onChange={(next) => patch({ parcels: form.parcels.map((old, i) => (i === index ? next : old)) })}
-          onRemove={form.parcels.length > 1 ? () => patch({ parcels: form.parcels.filter((_, i) => i !== index) }) : undefined}
-          onLineAdded={(path) => focusField(formRef.current, path)}
-        />
-      ))}
-      <div className="form-actions start">
-        <button
-          type="button"
-          onClick={() => {
-            patch({ parcels: [...form.parcels, emptyParcel()] });
-            focusField(formRef.current, `parcels.${form.parcels.length}.weight`);
-          }}
-        >
-          Add parcel
-        </button>
-      </div>
-
-      <fieldset>
-        <legend>Pickup (optional)</legend>
-        <div className="form-grid">
-          <TextInput label="Pickup date" path="pickupDetails.date" type="date" value={form.pickup.date} errors={errors} onChange={(date) => patch({ pickup: { ...form.pickup, date } })} />
-          <TextInput label="From" path="pickupDetails.from" type="time" value={form.pickup.from} errors={errors} onChange={(from) => patch({ pickup: { ...form.pickup, from } })} />
-          <TextInput label="To" path="pickupDetails.to" type="time" value={form.pickup.to} errors={errors} onChange={(to) => patch({ pickup: { ...form.pickup, to } })} />
-          <TextInput
-            label="Instruction"
-            path="pickupDetails.instruction"
-            value={form.pickup.instruction}
+        <h2>Parcels</h2>
+        {parcelsError && <p className="field-error">{parcelsError}</p>}
+        {form.parcels.map((parcel, index) => (
+          <ParcelFields
+            key={index}
+            parcel={parcel}
+            index={index}
             errors={errors}
-            onChange={(instruction) => patch({ pickup: { ...form.pickup, instruction } })}
+            onChange={(next) => patch({ parcels: form.parcels.map((old, i) => (i === index ? next : old)) })}
+            onRemove={form.parcels.length > 1 ? () => patch({ parcels: form.parcels.filter((_, i) => i !== index) }) : undefined}
+            onLineAdded={(path) => focusField(formRef.current, path)}
           />
+        ))}
+        <div className="form-actions start">
+          <button
+            type="button"
+            onClick={() => {
+              patch({ parcels: [...form.parcels, emptyParcel()] });
+              focusField(formRef.current, `parcels.${form.parcels.length}.weight`);
+            }}
+          >
+            Add parcel
+          </button>
         </div>
+
+        <fieldset>
+          <legend>Pickup (optional)</legend>
+          <div className="form-grid">
+            <TextInput label="Pickup date" path="pickupDetails.date" type="date" value={form.pickup.date} errors={errors} onChange={(date) => patch({ pickup: { ...form.pickup, date } })} />
+            <TextInput label="From" path="pickupDetails.from" type="time" value={form.pickup.from} errors={errors} onChange={(from) => patch({ pickup: { ...form.pickup, from } })} />
+            <TextInput label="To" path="pickupDetails.to" type="time" value={form.pickup.to} errors={errors} onChange={(to) => patch({ pickup: { ...form.pickup, to } })} />
+            <TextInput
+              label="Instruction"
+              path="pickupDetails.instruction"
+              value={form.pickup.instruction}
+              errors={errors}
+              onChange={(instruction) => patch({ pickup: { ...form.pickup, instruction } })}
+            />
+          </div>
+        </fieldset>
       </fieldset>
 
       <ErrorNotice error={error} />
@@ -257,7 +261,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
       )}
       <div className="form-actions sticky-actions">
         <span className="muted">Ctrl+Enter saves · Enter moves to the next field</span>
-        <button type="submit" className="primary" disabled={busy || (shipment !== undefined && !canEdit(shipment.status))} aria-keyshortcuts="Control+Enter">
+        <button type="submit" className="primary" disabled={busy || locked} aria-keyshortcuts="Control+Enter">
           {busy ? 'Saving…' : shipment ? 'Save changes' : `Create ${humanize(form.type).toLowerCase()} shipment`}
         </button>
       </div>
