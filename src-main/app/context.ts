@@ -1,4 +1,5 @@
 import { openDatabase, type Db, type OpenOptions } from '../db/open';
+import { explainOpenFailure } from './damagedDatabase';
 import { commitWriteGroup } from '../db/groupCommit';
 import { ForeignCommits, type CommittedReadCache } from '../db/readCache';
 import { createShipmentReadCache } from '../domain/shipments/readCache';
@@ -43,7 +44,13 @@ export interface CreateAppOptions extends OpenOptions {
 }
 
 export function createAppContext(options: CreateAppOptions): AppContext {
-  const db = openDatabase(options.databaseFile ?? databaseFile(options.dataDir), options);
+  const file = options.databaseFile ?? databaseFile(options.dataDir);
+  let db: Db;
+  try {
+    db = openDatabase(file, options);
+  } catch (error) {
+    throw explainOpenFailure(error, file, options.dataDir);
+  }
   const now = options.now ?? (() => new Date());
   const foreignCommits = new ForeignCommits(db.$client);
   return {

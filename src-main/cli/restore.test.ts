@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireInstanceLock } from '../app/instanceLock';
@@ -10,7 +11,7 @@ import { cliErrorBody, runCliProcess } from '../testing/cliProcess';
 import { migrationsBefore } from '../testing/migrationsBefore';
 import { openDatabase, readJournal, defaultMigrationsFolder } from '../db/open';
 
-/** `shipdesk restore <file>` on real data folders, through the CLI process. */
+/** `shipdesk restore <file>` on real data folders, through the CLI process; and what a damaged database tells a command. */
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'shipdesk-restore-'));
@@ -157,4 +158,37 @@ describe('shipdesk restore', () => {
     }
     expect(readdirSync(dir).filter((name) => name.includes('before-restore'))).toEqual([]);
   }, 60_000);
+
+  it('a damaged database: a command names the file and the newest daily backup, which restore then puts back', async () => {
+    const { orgId, backup } = await initWithBackup();
+    const daily = join(dir, 'backups', 'shipdesk-2026-11-22.sqlite');
+    mkdirSync(dirname(daily), { recursive: true });
+    copyFileSync(backup, join(dir, 'backups', 'shipdesk-2026-11-21.sqlite'));
+    copyFileSync(backup, daily);
+    const database = databaseFile(dir);
+    // A page of something else where the database was: SQLite's header, then noise.
+    const damaged = Buffer.concat([Buffer.from('SQLite format 3\0'), randomBytes(8192)]);
+    writeFileSync(database, damaged);
+
+    const refused = await cli('org', 'set-plan', orgId, 'pro');
+    expect(refused.code).toBe(1);
+    const { message } = cliErrorBody(refused);
+    expect(message).toContain(`The database ${database} cannot be read`);
+    expect(message).toContain('shipdesk restore <backup file>');
+    expect(message).toContain(`The newest daily backup is ${daily}.`);
+    expect(readFileSync(database).equals(damaged)).toBe(true);
+
+    const restored = await cli('restore', daily);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect((await cli('org', 'set-plan', orgId, 'pro')).code).toBe(0);
+    expect(readPlan(database, orgId)).toBe('pro');
+  });
+
+  it('a file that is no database at all, with no daily backup, says so', async () => {
+    writeFileSync(databaseFile(dir), randomBytes(100_000));
+    const refused = await cli('backup', join(dir, 'copy.sqlite'));
+    expect(refused.code).toBe(1);
+    expect(cliErrorBody(refused).message).toMatch(/cannot be read: it is damaged or is not a Shipdesk database \(file is not a database\).*No daily backup of it was found/);
+    expect(existsSync(join(dir, 'copy.sqlite'))).toBe(false);
+  });
 });
