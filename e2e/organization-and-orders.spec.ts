@@ -83,13 +83,17 @@ test('organization details saved on the settings screen name the sender of new s
     expect([saved.totalAmount, saved.customerName]).toEqual([100, 'Ole Olsen']);
   });
 
-  await test.step('edit order: a quantity below what a shipment holds is refused in the form, nothing saved', async () => {
-    const placed = (await call('POST', '/orders', {
-      orderNumber: 'F-2',
+  /** A one-line order to Ole Olsen, typed in on the phone channel. */
+  const oleOrder = async (orderNumber: string, line: { name: string; sku: string; quantity: number; weight: number }) =>
+    (await call('POST', '/orders', {
+      orderNumber,
       orderChannelId: channel.id,
       shippingAddress: { name: 'Ole Olsen', address1: 'Vestergade 2', city: 'Aarhus C', postalCode: '8000', countryCode: 'DK' },
-      orderLines: [{ name: 'Anchor', sku: 'ANC-5', quantity: 2, weight: 5 }],
+      orderLines: [line],
     })) as { id: string };
+
+  await test.step('edit order: a quantity below what a shipment holds is refused in the form, nothing saved', async () => {
+    const placed = await oleOrder('F-2', { name: 'Anchor', sku: 'ANC-5', quantity: 2, weight: 5 });
     await call('POST', `/orders/${placed.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' });
     await page.goto(`/#/orders/${encodeURIComponent(placed.id)}`);
     await expect(heading).toHaveText('Order F-2 Processing');
@@ -119,12 +123,7 @@ test('organization details saved on the settings screen name the sender of new s
   });
 
   await test.step('delete order: one typed in by mistake, asked first, then gone from the list', async () => {
-    const mistake = (await call('POST', '/orders', {
-      orderNumber: 'F-3-DUPLICATE',
-      orderChannelId: channel.id,
-      shippingAddress: { name: 'Ole Olsen', address1: 'Vestergade 2', city: 'Aarhus C', postalCode: '8000', countryCode: 'DK' },
-      orderLines: [{ name: 'Rope', sku: 'ROPE-10', quantity: 1, weight: 2 }],
-    })) as { id: string };
+    const mistake = await oleOrder('F-3-DUPLICATE', { name: 'Rope', sku: 'ROPE-10', quantity: 1, weight: 2 });
     await page.goto(`/#/orders/${encodeURIComponent(mistake.id)}`);
     await expect(heading).toHaveText('Order F-3-DUPLICATE Pending');
     await main.getByRole('button', { name: 'Delete order' }).click();
