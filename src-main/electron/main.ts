@@ -68,6 +68,9 @@ if (cliArgs) {
     console.error('Shipdesk failed to start:', error);
     // A desktop user has no terminal: say why (e.g. a database written by a newer Shipdesk).
     dialog.showErrorBox('Shipdesk could not start', error instanceof Error ? error.message : String(error));
+    // app.exit skips will-quit: close what start() opened, so the lock file does not outlive us.
+    appContext?.close();
+    instanceLock?.release();
     app.exit(1);
   });
 }
