@@ -5,6 +5,7 @@ import { useOrgId } from '../../lib/session';
 import { formatDateTime, formatWeight } from '../../lib/format';
 import { Link, navigate } from '../../app/router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useCarriers } from '../../components/CarrierPicker';
@@ -27,6 +28,9 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
   };
   const [dialog, setDialog] = useState<'shipment' | 'edit' | 'cancel' | 'delete' | null>(null);
   const noShipmentId = useId();
+  // A viewer reads the order; making shipments from it and changing it are for other roles.
+  const canShip = useCanWrite('shipments');
+  const canWrite = useCanWrite('orders');
 
   if (!order.data) {
     return (
@@ -59,23 +63,30 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
           Order {data.orderNumber} <StatusBadge status={data.status} />
         </h1>
         <div className="actions">
-          <button type="button" className="primary" onClick={() => setDialog('shipment')} disabled={noShipment !== null} aria-describedby={noShipment ? noShipmentId : undefined}>
-            Create shipment
-          </button>
-          <button type="button" onClick={() => setDialog('edit')} disabled={closed}>
-            Edit order
-          </button>
-          <button type="button" className="danger" onClick={() => setDialog('cancel')} disabled={closed}>
-            Cancel order
-          </button>
-          {deletable && (
+          {canShip && (
+            <button type="button" className="primary" onClick={() => setDialog('shipment')} disabled={noShipment !== null} aria-describedby={noShipment ? noShipmentId : undefined}>
+              Create shipment
+            </button>
+          )}
+          {canWrite && (
+            <>
+              <button type="button" onClick={() => setDialog('edit')} disabled={closed}>
+                Edit order
+              </button>
+              <button type="button" className="danger" onClick={() => setDialog('cancel')} disabled={closed}>
+                Cancel order
+              </button>
+            </>
+          )}
+          {canWrite && deletable && (
             <button type="button" className="danger" onClick={() => setDialog('delete')}>
               Delete order
             </button>
           )}
         </div>
       </header>
-      {noShipment && (
+      {!canWrite && <ReadOnlyNote what="orders" />}
+      {canShip && noShipment && (
         <p id={noShipmentId} className="muted">
           {noShipment}
         </p>

@@ -15,6 +15,7 @@ import { NewOrderDialog } from './OrderForm';
 import { ImportOrdersDialog } from './ImportOrdersDialog';
 import { GetNewOrdersDialog } from './GetNewOrdersDialog';
 import { storefrontChannels, useStorefrontSync } from './storefrontSync';
+import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
@@ -45,6 +46,7 @@ export function OrdersScreen() {
   const orgId = useOrgId();
   const list = useOrderList();
   const [creating, setCreating] = useState(false);
+  const canWrite = useCanWrite('orders');
   const channels = useLoad(() => client.call('orderChannels.list', { params: { orgId }, query: { limit: 100 } }), `channels:${orgId}`);
 
   const query = {
@@ -109,20 +111,23 @@ export function OrdersScreen() {
     <section aria-labelledby="orders-title">
       <header className="page-header">
         <h1 id="orders-title">Orders</h1>
-        <div className="actions">
-          {shops.length > 0 && (
-            <button type="button" onClick={getNewOrders} disabled={sync.running}>
-              {sync.running ? 'Getting new orders…' : 'Get new orders'}
+        {canWrite && (
+          <div className="actions">
+            {shops.length > 0 && (
+              <button type="button" onClick={getNewOrders} disabled={sync.running}>
+                {sync.running ? 'Getting new orders…' : 'Get new orders'}
+              </button>
+            )}
+            <button type="button" onClick={() => setImporting(true)}>
+              Import CSV…
             </button>
-          )}
-          <button type="button" onClick={() => setImporting(true)}>
-            Import CSV…
-          </button>
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            New order
-          </button>
-        </div>
+            <button type="button" className="primary" onClick={() => setCreating(true)}>
+              New order
+            </button>
+          </div>
+        )}
       </header>
+      {!canWrite && <ReadOnlyNote what="orders" />}
       <ErrorNotice error={orders.error} />
       <div ref={tableBox}>
         <DataTable

@@ -12,6 +12,7 @@ import { useOrderList } from '../orders/listState';
 import { canReprint, canSendNow, printSummary, type PackLink, type PackProblem, type PackResult } from './packFlow';
 import { usePack, type ScanLogEntry } from './packStore';
 import { refocusIfLost, useScanFocus } from './useScanFocus';
+import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -28,6 +29,7 @@ export function PackScreen() {
   const focusScan = useScanFocus(input);
   const hintId = useId();
   const [printing, setPrinting] = useState(false);
+  const canPack = useCanWrite('shipments');
 
   const current = pack.current?.orgId === orgId ? pack.current.result : null;
   const log = pack.log.filter((entry) => entry.orgId === orgId);
@@ -54,6 +56,19 @@ export function PackScreen() {
     // The dialog gives the focus back to the button that opened it as it closes; take it after that.
     requestAnimationFrame(focusScan);
   };
+
+  // Every scan may make, send or print a shipment: a role that may not change shipments is told so
+  // here rather than meeting a refusal on its first scan.
+  if (!canPack) {
+    return (
+      <section aria-labelledby="pack-title" className="pack">
+        <header className="page-header">
+          <h1 id="pack-title">Pack</h1>
+        </header>
+        <ReadOnlyNote what="shipments"> Packing makes and sends them, so this screen is for packers, admins and owners.</ReadOnlyNote>
+      </section>
+    );
+  }
 
   return (
     <section aria-labelledby="pack-title" className="pack">

@@ -2,11 +2,9 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../../../../src-shared/errors';
 import { countryCodes } from '../../../../src-shared/schemas/common';
-import { grants, roleScopes, type Resource, type Role } from '../../../../src-shared/scopes';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormActions, fieldErrors } from '../../components/forms';
-import { useSession } from '../../lib/session';
 import type { Loaded } from '../../lib/api';
 import type { Page } from '../../../../src-shared/schemas/common';
 import { DataTable } from '../../components/DataTable';
@@ -14,20 +12,8 @@ import { DataTable } from '../../components/DataTable';
 /** Rows per page in the settings lists: an organization has a handful of each, so one page is usual. */
 export const SETTINGS_PAGE_SIZE = 50;
 
-export function useRole(): Role | null {
-  const login = useSession((state) => state.login);
-  const orgId = useSession((state) => state.orgId);
-  return login?.orgs.find((org) => org.id === orgId)?.role ?? null;
-}
-
-/**
- * Whether the signed-in user's role may change this resource. Only hides buttons: the server still
- * checks the scope and answers FORBIDDEN, which the forms show in plain words.
- */
-export function useCanWrite(resource: Resource): boolean {
-  const role = useRole();
-  return role !== null && grants(roleScopes[role], `write:${resource}`);
-}
+// Roles and what they may change are the app's, not only the settings': see lib/permissions.tsx.
+export { ReadOnlyNote, useCanWrite, useRole } from '../../lib/permissions';
 
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -35,15 +21,6 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       <h1>{title}</h1>
       {children && <div className="actions">{children}</div>}
     </header>
-  );
-}
-
-export function ReadOnlyNote({ what }: { what: string }) {
-  const role = useRole();
-  return (
-    <p className="read-only-note">
-      Your role ({role ?? 'unknown'}) can look at {what} but not change them. Ask an owner or admin.
-    </p>
   );
 }
 

@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { documentTitle, fetchDocument, saveFile, voidFile } from './documents';
 import { LabelPreviewDialog } from './LabelPreviewDialog';
 import { PrintDialog } from './PrintDialog';
+import { useCanWrite } from '../../lib/permissions';
 
 /**
  * Labels and papers of a shipment, each with Preview, Download and Print. A cancelled shipment's
@@ -17,6 +18,9 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
   const [error, setError] = useState<unknown>(null);
   const labels = shipment.documents.filter((document) => document.documentType === 'label');
   const voided = shipment.status === 'cancelled';
+  // Printing needs write:printers (a viewer previews and downloads only).
+  const canPrint = useCanWrite('printers');
+  const printable = !voided && canPrint;
 
   const download = async (document: ShipmentDocument) => {
     setError(null);
@@ -35,13 +39,13 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
       <div className="card-header">
         <h2 id="documents-title">Documents</h2>
         <div className="row-actions">
-          {!voided && labels.length > 0 && (
+          {printable && labels.length > 0 && (
             <button type="button" className="primary" onClick={() => setPrinting(labels)}>
               Print label{labels.length === 1 ? '' : 's'}
             </button>
           )}
           {/* Labels and papers together: the print dialog gives each its own printer. */}
-          {!voided && shipment.documents.length > labels.length && (
+          {printable && shipment.documents.length > labels.length && (
             <button type="button" onClick={() => setPrinting(shipment.documents)}>
               Print all
             </button>
@@ -83,7 +87,7 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
                     <button type="button" onClick={() => void download(document)} aria-label={`Download ${documentTitle(document)}`}>
                       Download
                     </button>
-                    {!voided && (
+                    {printable && (
                       <button type="button" onClick={() => setPrinting([document])} aria-label={`Print ${documentTitle(document)}`}>
                         Print
                       </button>
@@ -103,10 +107,14 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
         shipmentId={shipment.id}
         document={preview}
         voided={voided}
-        onPrint={(document) => {
-          setPreview(null);
-          setPrinting([document]);
-        }}
+        onPrint={
+          printable
+            ? (document) => {
+                setPreview(null);
+                setPrinting([document]);
+              }
+            : undefined
+        }
       />
       <PrintDialog
         open={printing !== null}

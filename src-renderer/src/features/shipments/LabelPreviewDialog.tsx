@@ -12,7 +12,8 @@ const VIEWER_MARGIN_PX = 24;
  * A document at its true physical size: the PDF in Chromium's viewer at 100 % in a frame sized in CSS
  * millimetres, so a 100 × 150 mm label looks 100 × 150 mm on a correctly set-up screen. A ZPL label
  * is shown as the server draws it in PDF, with its code below; a carrier's own ZPL only as code. A
- * void document (cancelled shipment) is shown for the record only: no Print….
+ * void document (cancelled shipment) is shown for the record only: no Print…; nor is one the user's
+ * role may not print (no `onPrint`).
  */
 export function LabelPreviewDialog({
   open,
@@ -28,12 +29,12 @@ export function LabelPreviewDialog({
   orgId: string;
   shipmentId: string;
   document: ShipmentDocument | null;
-  onPrint: (document: ShipmentDocument) => void;
+  onPrint?: (document: ShipmentDocument) => void;
   voided?: boolean;
 }) {
   return (
     <Dialog title={document ? documentTitle(document) : 'Preview'} open={open && document !== null} onClose={onClose} wide>
-      {document && <Preview orgId={orgId} shipmentId={shipmentId} document={document} voided={voided} onPrint={() => onPrint(document)} />}
+      {document && <Preview orgId={orgId} shipmentId={shipmentId} document={document} voided={voided} onPrint={onPrint && !voided ? () => onPrint(document) : undefined} />}
     </Dialog>
   );
 }
@@ -49,7 +50,8 @@ function Preview({
   shipmentId: string;
   document: ShipmentDocument;
   voided: boolean;
-  onPrint: () => void;
+  /** Absent for a void document and for a role that may not print. */
+  onPrint?: () => void;
 }) {
   const [file, setFile] = useState<BinaryResponse | null>(null);
   const [url, setUrl] = useState<string | null>(null);
@@ -86,9 +88,9 @@ function Preview({
   }, [orgId, shipmentId, document.id, document.format, document.documentType]);
 
   // The Dialog starts on the first button of the body, which is Download, disabled until the file is
-  // here, so focus stayed on ×. Print… is what the preview is opened for; a void document has only Download.
-  const printButton = useInitialFocus<HTMLButtonElement>(!voided);
-  const downloadButton = useInitialFocus<HTMLButtonElement>(voided && file !== null);
+  // here, so focus stayed on ×. Print… is what the preview is opened for; without it, only Download.
+  const printButton = useInitialFocus<HTMLButtonElement>(onPrint !== undefined);
+  const downloadButton = useInitialFocus<HTMLButtonElement>(onPrint === undefined && file !== null);
   const size = pageSizeMm[document.size];
   const fileName = `${document.documentType}.${document.format}`;
   return (
@@ -137,7 +139,7 @@ function Preview({
         <button type="button" disabled={!file} ref={downloadButton} onClick={() => file && saveFile(voided ? voidFile(file, fileName) : file, fileName)}>
           Download
         </button>
-        {!voided && (
+        {onPrint && (
           <button type="button" className="primary" onClick={onPrint} ref={printButton}>
             Print…
           </button>

@@ -11,6 +11,7 @@ import { ReturnDialog } from './ReturnDialog';
 import { DocumentsCard } from './DocumentsCard';
 import { PrintJobsCard } from '../printing/PrintJobsCard';
 import { canSplit } from './lifecycle';
+import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 import { ActivitiesCard, CarrierLogs, ErrorsCard, FactsCard, ParcelsCard, PartiesCard, TrackingCard } from './ShipmentSections';
 
 /** `/shipments/:shipmentId` */
@@ -50,15 +51,18 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
   // Focus lands on the title, so a screen reader names the shipment and Tab reaches the actions next.
   useEffect(() => heading.current?.focus(), [shipment.id]);
 
-  const splittable = canSplit(shipment.status);
+  // A viewer reads the shipment; its actions and splits are for roles that may change it.
+  const canWrite = useCanWrite('shipments');
+  const splittable = canWrite && canSplit(shipment.status);
   return (
     <article className="shipment-detail" aria-labelledby="shipment-title">
       <header className="page-header">
         <h1 id="shipment-title" ref={heading} tabIndex={-1}>
           Shipment {shipment.reference} <StatusBadge status={shipment.status} />
         </h1>
-        <ShipmentActions orgId={orgId} shipment={shipment} onChanged={onChanged} onError={setActionError} onReturn={setMadeReturn} />
+        {canWrite && <ShipmentActions orgId={orgId} shipment={shipment} onChanged={onChanged} onError={setActionError} onReturn={setMadeReturn} />}
       </header>
+      {!canWrite && <ReadOnlyNote what="shipments" />}
       <p className="breadcrumbs">
         <Link to="/shipments">← All shipments</Link>
       </p>

@@ -14,6 +14,7 @@ import { BatchSendDialog } from './BatchSendDialog';
 import { scanMatch, stripControlCharacters, useScanReader } from '../../lib/scan';
 import { Link } from '../../app/router';
 import { useProductNames } from './productNames';
+import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 
 const PAGE_SIZE = 50;
 
@@ -78,6 +79,8 @@ export function ShipmentsScreen() {
 
   const batch = useBatchSend(orgId);
   const [batchOpen, setBatchOpen] = useState(false);
+  // A viewer sees the list without the ways to change it (no selection to send, no new shipment).
+  const canWrite = useCanWrite('shipments');
   const selection = [...list.selected].map((id) => ({ id, reference: list.references.get(id) ?? id }));
   const closeBatch = () => {
     setBatchOpen(false);
@@ -100,21 +103,24 @@ export function ShipmentsScreen() {
     <section aria-labelledby="shipments-title">
       <header className="page-header">
         <h1 id="shipments-title">Shipments</h1>
-        <div className="actions">
-          {batch.running && !batchOpen ? (
-            <button type="button" onClick={() => setBatchOpen(true)}>
-              Sending {batch.done} of {batch.total}…
+        {canWrite && (
+          <div className="actions">
+            {batch.running && !batchOpen ? (
+              <button type="button" onClick={() => setBatchOpen(true)}>
+                Sending {batch.done} of {batch.total}…
+              </button>
+            ) : (
+              <button type="button" disabled={list.selected.size === 0} onClick={() => setBatchOpen(true)}>
+                Send selected ({list.selected.size})
+              </button>
+            )}
+            <button type="button" className="primary" onClick={() => navigate('/shipments/new')}>
+              New shipment
             </button>
-          ) : (
-            <button type="button" disabled={list.selected.size === 0} onClick={() => setBatchOpen(true)}>
-              Send selected ({list.selected.size})
-            </button>
-          )}
-          <button type="button" className="primary" onClick={() => navigate('/shipments/new')}>
-            New shipment
-          </button>
-        </div>
+          </div>
+        )}
       </header>
+      {!canWrite && <ReadOnlyNote what="shipments" />}
       <ErrorNotice error={shipments.error} title="The shipments could not be loaded" />
       <div ref={tableBox}>
         <DataTable<ShipmentListItem>
@@ -132,8 +138,8 @@ export function ShipmentsScreen() {
           onColumnVisibilityChange={list.setColumns}
           onOpen={(row) => openShipment(row.id)}
           fit
-          selected={list.selected}
-          onSelectedChange={onSelectedChange}
+          selected={canWrite ? list.selected : undefined}
+          onSelectedChange={canWrite ? onSelectedChange : undefined}
           loading={shipments.loading}
           empty={
             committed ? (

@@ -13,6 +13,7 @@ import { TextInput, focusField, focusFirstInvalid } from './inputs';
 import { createBody, emptyForm, emptyParcel, emptyParty, formOf, updateBody, type FieldMessages, type Incoterm, type ShipmentForm } from './model';
 import { useShipmentDrafts } from './drafts';
 import { canEdit } from '../lifecycle';
+import { ReadOnlyNote, useCanWrite } from '../../../lib/permissions';
 
 /** `/shipments/new` */
 export function NewShipmentScreen() {
@@ -40,6 +41,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
   const [error, setError] = useState<unknown>(null);
   const [localErrors, setLocalErrors] = useState<FieldMessages>({});
   const [busy, setBusy] = useState(false);
+  const canWrite = useCanWrite('shipments');
   const formRef = useRef<HTMLFormElement>(null);
   const errors = { ...fieldErrors(error), ...localErrors };
   // Server messages whose path has no field on this form are listed, so none is silently lost.
@@ -57,7 +59,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
   const patch = (part: Partial<ShipmentForm>) => setForm({ ...form, ...part });
 
   const save = async () => {
-    if (busy || (shipment && !canEdit(shipment.status))) return;
+    if (busy || !canWrite || (shipment && !canEdit(shipment.status))) return;
     const built = mode === 'create' ? createBody(form) : updateBody(form, baseline);
     setLocalErrors(built.errors);
     if (Object.keys(built.errors).length > 0) {
@@ -115,8 +117,10 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
   const title = shipment ? `Edit shipment ${shipment.reference}` : 'New shipment';
   const partiesError = errors.parties;
   const parcelsError = errors.parcels;
-  // A shipment past editing is shown read-only: its form stays as a record, not as an invitation.
-  const locked = shipment !== undefined && !canEdit(shipment.status);
+  // A shipment past editing, or a role that may not change shipments, gets the form read-only: it
+  // stays as a record, not as an invitation.
+  const pastEditing = shipment !== undefined && !canEdit(shipment.status);
+  const locked = pastEditing || !canWrite;
 
   return (
     <form ref={formRef} className="shipment-form" onSubmit={submit} onKeyDown={onKeyDown} aria-labelledby="shipment-form-title" noValidate>
@@ -126,7 +130,8 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
           <Link to={shipment ? `/shipments/${encodeURIComponent(shipment.id)}` : '/shipments'}>Back without saving</Link>
         </div>
       </header>
-      {locked && (
+      {!canWrite && <ReadOnlyNote what="shipments" />}
+      {canWrite && pastEditing && (
         <div className="error-notice" role="alert">
           <strong>This shipment is {humanize(shipment.status).toLowerCase()} and can no longer be changed.</strong> Only draft, pending, on hold and
           failed shipments can be edited.
