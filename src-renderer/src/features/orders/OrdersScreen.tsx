@@ -143,7 +143,13 @@ export function OrdersScreen() {
           onColumnVisibilityChange={(columnVisibility) => list.update({ columnVisibility })}
           onOpen={(order) => navigate(`/orders/${order.id}`)}
           loading={orders.loading}
-          empty={list.search || list.status || list.orderChannelId ? 'No order matches these filters.' : 'No orders yet. Import a CSV file, get them from a shop, or make one with “New order”.'}
+          empty={
+            list.search || list.status || list.orderChannelId
+              ? 'No order matches these filters.'
+              : canWrite
+                ? 'No orders yet. Import a CSV file, get them from a shop, or make one with “New order”.'
+                : 'No orders yet.'
+          }
           toolbar={
             <>
               <ToolbarField label="Search">

@@ -150,7 +150,7 @@ export function ShipmentsScreen() {
             ) : list.status ? (
               'No shipment matches.'
             ) : (
-              'No shipments yet. Create one with “New shipment”.'
+              canWrite ? 'No shipments yet. Create one with “New shipment”.' : 'No shipments yet.'
             )
           }
           toolbar={
