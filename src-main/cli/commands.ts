@@ -14,6 +14,9 @@ export const CLI_COMMANDS = [
   'restore',
 ] as const;
 
+/** What asks for the usage text instead of a command: `shipdesk --help`, `-h` or `help`. */
+export const CLI_HELP_WORDS: readonly string[] = ['--help', '-h', 'help'];
+
 export type CliCommand = (typeof CLI_COMMANDS)[number];
 
 /** The command `argv` starts with, or null when it starts with none of them. */

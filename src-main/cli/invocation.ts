@@ -4,12 +4,13 @@
  * forgotten password, a plan change) must run from it; Electron itself is never imported here.
  */
 
-import { CLI_COMMANDS } from './commands';
+import { CLI_COMMANDS, CLI_HELP_WORDS } from './commands';
+
+/** `--help` and `-h` show the usage wherever they stand among the switches Chromium is given. */
+const HELP_SWITCHES = new Set(CLI_HELP_WORDS.filter((word) => word.startsWith('-')));
 
 /** The first word of every command, and `help`: started with one of them, the app runs the CLI. */
-const COMMAND_WORDS = new Set(['help', ...CLI_COMMANDS.map((command) => command.split(' ')[0])]);
-
-const HELP_SWITCHES = new Set(['--help', '-h']);
+const COMMAND_WORDS = new Set([...CLI_HELP_WORDS.filter((word) => !word.startsWith('-')), ...CLI_COMMANDS.map((command) => command.split(' ')[0])]);
 
 /**
  * The command line for cli/run.ts, or null to start the app as usual. `args` are the arguments

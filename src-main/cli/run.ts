@@ -15,7 +15,7 @@ import { createAppContext, type AppContext } from '../app/context';
 import { defaultDataDir } from '../app/config';
 import { backupTo } from '../app/dailyBackups';
 import { restoreBackup } from '../app/restoreBackup';
-import { cliCommandList, cliCommandOf, type CliCommand } from './commands';
+import { CLI_HELP_WORDS, cliCommandList, cliCommandOf, type CliCommand } from './commands';
 import { durable } from '../db/tx';
 import { createOrgWithOwner, findOrgRow, setPlan } from '../domain/orgs';
 import { createApiToken } from '../domain/apiTokens';
@@ -197,7 +197,7 @@ async function runCommand(app: AppContext, command: Exclude<CliCommand, 'restore
 }
 
 async function run(argv: readonly string[]): Promise<number> {
-  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+  if (CLI_HELP_WORDS.includes(argv[0] ?? '')) {
     console.log(usage);
     return 0;
   }

@@ -187,7 +187,7 @@ function lineDraftOf(line: OrderLine): LineDraft {
 export function orderUpdateBody(draft: OrderDraft, original: OrderDetail): OrderUpdateBody {
   const typed = addressBody(draft.address);
   const before = original.shippingAddress;
-  const originalTotal = orderTotal(draftOfOrder(original).lines);
+  const originalTotal = orderTotal(original.orderLines.map(lineDraftOf));
   const totalFollowsLines = originalTotal !== null && originalTotal.amount === original.totalAmount && originalTotal.currency === original.currency;
   const total = orderTotal(draft.lines);
   return {
