@@ -122,6 +122,20 @@ test('organization details saved on the settings screen name the sender of new s
     expect(((await call('GET', `/orders/${order.id}`)) as { status: string }).status).toBe('cancelled');
   });
 
+  await test.step('cancel an order with a shipment not yet sent: the dialog says it goes too, and it does', async () => {
+    const packed = await oleOrder('F-4', { name: 'Buoy', sku: 'BUOY-1', quantity: 1, weight: 1 });
+    const shipment = (await call('POST', `/orders/${packed.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' })) as { id: string; reference: string };
+    await page.goto(`/#/orders/${encodeURIComponent(packed.id)}`);
+    await expect(heading).toHaveText('Order F-4 Processing');
+    await main.getByRole('button', { name: 'Cancel order' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel order F-4?' });
+    await expect(dialog).toContainText(`Its shipment not yet sent (${shipment.reference}) will be cancelled with it.`);
+    await dialog.getByRole('button', { name: 'Cancel order' }).click();
+    await expect(heading).toHaveText('Order F-4 Cancelled');
+    await expect(main.getByRole('row').filter({ hasText: shipment.reference })).toContainText('Cancelled');
+    expect(((await call('GET', `/shipments/${shipment.id}`)) as { status: string }).status).toBe('cancelled');
+  });
+
   await test.step('delete order: one typed in by mistake, asked first, then gone from the list', async () => {
     const mistake = await oleOrder('F-3-DUPLICATE', { name: 'Rope', sku: 'ROPE-10', quantity: 1, weight: 2 });
     await page.goto(`/#/orders/${encodeURIComponent(mistake.id)}`);

@@ -15,6 +15,7 @@ import { ApiError } from '../../src-shared/errors';
 import { idempotencyKeys } from '../db/schema';
 import { inWriteTransaction } from '../db/tx';
 import type { AppContext } from './context';
+import { canonicalJson } from './canonicalJson';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 /** The longest key taken (the OpenAPI document states it too). */
@@ -38,12 +39,6 @@ export interface IdempotentRequest {
 /** Keys of requests still being answered, so a concurrent repeat cannot run twice. */
 const inFlight = new Set<string>();
 
-/** JSON.stringify replacer writing every object's keys in sorted order; arrays keep theirs. */
-function sortedKeys(_key: string, value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
 /** The request's idempotency identity, or null when it sends no key. */
 export function idempotentRequest(keyHeader: string | string[] | undefined, credential: string, operationId: string, input: unknown): IdempotentRequest | null {
   if (keyHeader === undefined) return null;
@@ -57,7 +52,7 @@ export function idempotentRequest(keyHeader: string | string[] | undefined, cred
   try {
     // Keys sorted: a retry by a client that builds its JSON anew may order the fields differently,
     // and is still "the same body" (decisions §12).
-    fingerprint = JSON.stringify(input ?? null, sortedKeys);
+    fingerprint = canonicalJson(input);
   } catch {
     // Nested past what JSON.stringify can walk: no schema takes such a body anyway.
     throw new ApiError('VALIDATION_FAILED', 'The body is nested too deeply', { details: [{ path: 'body', message: 'Nested too deeply' }] });

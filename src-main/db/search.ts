@@ -29,7 +29,10 @@ export function containsName(column: Column, search: string): SQL {
   return sql`instr(casefold(${column}), ${casefold(search)}) > 0`;
 }
 
-/** The folding both sides of `containsName` use. */
+/**
+ * The folding both sides of `containsName` use: lower case, then composed (NFC), so "Å" typed as A
+ * plus a combining ring (as some shops and macOS file names send it) is found by "å" and the other way round.
+ */
 export function casefold(value: string): string {
-  return value.toLowerCase();
+  return value.toLowerCase().normalize('NFC');
 }

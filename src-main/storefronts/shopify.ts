@@ -4,7 +4,7 @@
  */
 import { orderChannelConfigSchemas } from '../../src-shared/schemas/orderChannel';
 import { getStorefrontJson, storefrontError, type StorefrontTransport } from './http';
-import { amount, clipped, defined, joinName, list, record, str, type Json, type StorefrontClient, type StorefrontOrder } from './types';
+import { amount, clipped, defined, isObjectList, joinName, list, record, str, type Json, type StorefrontClient, type StorefrontOrder } from './types';
 
 const platform = 'Shopify';
 export const shopifyApiVersion = '2024-10';
@@ -121,8 +121,8 @@ export function shopifyClient(transport: StorefrontTransport): StorefrontClient 
         if (page > maxPages) throw storefrontError(platform, 'TOO_MANY_PAGES', `${shopDomain} listed more than ${maxPages} pages of orders`);
         const { body, headers } = await getStorefrontJson(transport, platform, url, { 'X-Shopify-Access-Token': accessToken });
         const pageOrders = record(body)?.orders;
-        if (!Array.isArray(pageOrders)) throw storefrontError(platform, 'INVALID_RESPONSE', `${shopDomain} answered without an orders list`);
-        orders.push(...list(pageOrders).filter(awaitsShipping).map(mapShopifyOrder));
+        if (!isObjectList(pageOrders)) throw storefrontError(platform, 'INVALID_RESPONSE', `${shopDomain} answered without an orders list`);
+        orders.push(...pageOrders.filter(awaitsShipping).map(mapShopifyOrder));
         const next = nextPageUrl(headers.get('link'));
         url = next ? new URL(next) : null;
         // The access token goes to the shop only, whatever a Link header says.

@@ -24,6 +24,11 @@ export function record(value: unknown): Json | null {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
 }
 
+/** A list of objects, as a page of a shop's orders is; anything else in it means the answer is not one. */
+export function isObjectList(value: unknown): value is Json[] {
+  return Array.isArray(value) && value.every((item) => record(item) !== null);
+}
+
 export function list(value: unknown): Json[] {
   return Array.isArray(value) ? value.map((item) => record(item) ?? {}) : [];
 }

@@ -60,6 +60,15 @@ describe('the WooCommerce client', () => {
     expect(order?.order.shippingAddress).toBeNull();
   });
 
+  it('refuses a list that is not of orders (422 INVALID_RESPONSE), instead of importing nothing without a word', async () => {
+    shop.orders = [1, 2, 'x'] as unknown as Record<string, unknown>[];
+    const error = await client()
+      .fetchNewOrders(fakeWoo)
+      .then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).errors?.[0]).toMatchObject({ code: 'INVALID_RESPONSE', message: expect.stringContaining('answered without an orders list') });
+  });
+
   it('turns refused keys into 422 STOREFRONT_ERROR without the keys in it', async () => {
     const error = await client()
       .fetchNewOrders({ ...fakeWoo, consumerSecret: 'cs_wrong_secret' })

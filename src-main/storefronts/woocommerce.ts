@@ -4,7 +4,7 @@
  */
 import { orderChannelConfigSchemas } from '../../src-shared/schemas/orderChannel';
 import { getStorefrontJson, storefrontError, type StorefrontTransport } from './http';
-import { amount, clipped, defined, joinName, list, record, str, type Json, type StorefrontClient, type StorefrontOrder } from './types';
+import { amount, clipped, defined, isObjectList, joinName, list, record, str, type Json, type StorefrontClient, type StorefrontOrder } from './types';
 
 const platform = 'WooCommerce';
 // 1,000 pages of 100 is 100,000 orders.
@@ -87,9 +87,9 @@ export function wooCommerceClient(transport: StorefrontTransport): StorefrontCli
         url.searchParams.set('page', String(page));
         if (since) url.searchParams.set('after', since.toISOString());
         const { body, headers } = await getStorefrontJson(transport, platform, url, { authorization });
-        if (!Array.isArray(body)) throw storefrontError(platform, 'INVALID_RESPONSE', `${url.host} answered without an orders list`);
+        if (!isObjectList(body)) throw storefrontError(platform, 'INVALID_RESPONSE', `${url.host} answered without an orders list`);
         // Checked again here, so a shop that ignores the filter cannot fill the order list with its history.
-        orders.push(...list(body).filter((raw) => raw.status === undefined || raw.status === 'processing').map(mapWooCommerceOrder));
+        orders.push(...body.filter((raw) => raw.status === undefined || raw.status === 'processing').map(mapWooCommerceOrder));
         const announced = Number(headers.get('x-wp-totalpages') ?? '1');
         totalPages = Number.isInteger(announced) && announced > 0 ? announced : 1;
         if (totalPages > maxPages) throw storefrontError(platform, 'TOO_MANY_PAGES', `${url.host} listed more than ${maxPages} pages of orders`);

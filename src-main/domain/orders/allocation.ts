@@ -76,9 +76,10 @@ export function shippableLines(db: ReadDb, orderId: string): OrderLineRow[] {
 
 /**
  * One parcel holding what is not yet placed in another live shipment of the order, weighing
- * Σ line weight × quantity in kg. Null when nothing is left.
+ * Σ line weight × quantity in kg. Null when nothing is left. A line without a currency of its own
+ * is priced in the order's, so customs papers never show a bare amount.
  */
-export function remainingParcel(db: ReadDb, orderId: string): ParcelDraft | null {
+export function remainingParcel(db: ReadDb, orderId: string, orderCurrency: string | null = null): ParcelDraft | null {
   const placed = placedQuantities(db, orderId);
   const lines = shippableLines(db, orderId)
     .map((line) => ({ line, quantity: line.quantity - (placed.get(line.id) ?? 0) }))
@@ -93,7 +94,7 @@ export function remainingParcel(db: ReadDb, orderId: string): ParcelDraft | null
       quantity,
       description: line.name,
       unitPrice: line.unitPrice,
-      currency: line.currency,
+      currency: line.currency ?? orderCurrency,
       countryOfOrigin: line.countryOfOrigin,
       tarrifNumber: line.hsCode,
       orderLineId: line.id,
@@ -108,8 +109,11 @@ export function remainingParcel(db: ReadDb, orderId: string): ParcelDraft | null
  * nothing is left to ship, or when it would weigh more than a parcel may: a shipment given such a
  * parcel by hand is refused (400), so one made from the order is too.
  */
-export function parcelToShip(db: ReadDb, order: { id: string; orderNumber: string }): ParcelDraft {
-  const parcel = remainingParcel(db, order.id);
+export function parcelToShip(db: ReadDb, order: { id: string; orderNumber: string; currency: string | null }): ParcelDraft {
+  const parcel = remainingParcel(db, order.id, order.currency);
+  if (!parcel && !shippableLines(db, order.id).length) {
+    throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} has no line that needs shipping (every line has requiresShipping false)`);
+  }
   if (!parcel) throw new ApiError('ORDER_INVALID_STATE', `Every shippable line of order ${order.orderNumber} is already placed in a shipment`);
   if (parcel.weight > MAX_WEIGHT_KG) {
     throw new ApiError(
@@ -137,18 +141,24 @@ export function deriveOrderStatus(db: ReadDb, orderId: string, current: string):
   return live.length ? 'processing' : 'pending';
 }
 
+/** The order's `shipmentCount`: its outbound shipments that are not cancelled, returns left out. */
+export function liveShipmentCount(db: ReadDb, orderId: string): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(shipments)
+      .where(and(eq(shipments.orderId, orderId), ne(shipments.status, 'cancelled'), eq(shipments.type, 'outbound'), isNull(shipments.returnForShipmentId)))
+      .get()?.n ?? 0
+  );
+}
+
 /** Recomputes status and shipmentCount; emits order.updated when either changed. */
 export function recomputeOrder(tx: WriteTx, now: Date, orderId: string | null): void {
   if (!orderId) return;
   const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return;
   const status = deriveOrderStatus(tx, orderId, order.status);
-  const shipmentCount =
-    tx
-      .select({ n: sql<number>`count(*)` })
-      .from(shipments)
-      .where(and(eq(shipments.orderId, orderId), ne(shipments.status, 'cancelled'), eq(shipments.type, 'outbound'), isNull(shipments.returnForShipmentId)))
-      .get()?.n ?? 0;
+  const shipmentCount = liveShipmentCount(tx, orderId);
   if (status === order.status && shipmentCount === order.shipmentCount) return;
   const updatedAt = now.toISOString();
   tx.update(orders).set({ status, shipmentCount, updatedAt }).where(eq(orders.id, orderId)).run();

@@ -31,8 +31,10 @@ import { findOrderChannelRow } from '../orderChannels';
 import { paginate } from '../pagination';
 import { findOrderRow, type OrderRow } from '../shipments/fromOrder';
 import { readShipments, ruleSummary } from '../shipments/repository';
-import { deriveOrderStatus, placedQuantities } from './allocation';
+import { cancelUnbookedShipmentsOfOrder } from '../shipments/cancelWithOrder';
+import { deriveOrderStatus, liveShipmentCount, placedQuantities } from './allocation';
 import { updateColumns } from '../../db/updateColumns';
+import { canonicalJson } from '../../app/canonicalJson';
 
 export type OrderListQuery = z.output<typeof orderListQuery>;
 type OrderLineRow = typeof orderLines.$inferSelect;
@@ -371,8 +373,10 @@ const nullableFields = ['externalId', 'customerName', 'customerEmail', 'notes', 
 
 /**
  * PATCH (decisions §5a): only the fields given; refused once the order is fulfilled or cancelled.
- * `status: 'cancelled'` cancels for good. Lines are replaced only while no live shipment holds any
- * of them, since a shipment's parcel lines point at the order lines they were allocated from.
+ * `status: 'cancelled'` cancels for good, with the order's shipments not yet booked
+ * (cancelWithOrder.ts). Lines are replaced only while no live shipment holds any of them, since a
+ * shipment's parcel lines point at the order lines they were allocated from. A field given with the
+ * value it already has is no change: no new `updatedAt`, no order.updated.
  */
 export function updateOrder(app: AppContext, orgId: string, orderId: string, input: OrderUpdateInput): OrderDetail {
   const now = app.now();
@@ -390,16 +394,16 @@ export function updateOrder(app: AppContext, orgId: string, orderId: string, inp
       assertOrderNumberFree(tx, row.orderChannelId, input.orderNumber, row.id);
       changes.orderNumber = input.orderNumber;
     }
-    if (input.shippingRuleId !== undefined) {
+    if (input.shippingRuleId !== undefined && input.shippingRuleId !== row.shippingRuleId) {
       if (input.shippingRuleId !== null) assertShippingRule(tx, orgId, input.shippingRuleId);
       changes.shippingRuleId = input.shippingRuleId;
     }
     for (const field of nullableFields) {
       const value = input[field];
-      if (value !== undefined) Object.assign(changes, { [field]: value });
+      if (value !== undefined && value !== row[field]) Object.assign(changes, { [field]: value });
     }
-    if (input.shippingAddress !== undefined) changes.shippingAddress = input.shippingAddress;
-    if (input.externalData !== undefined) changes.externalData = input.externalData;
+    if (input.shippingAddress !== undefined && canonicalJson(input.shippingAddress) !== canonicalJson(row.shippingAddress)) changes.shippingAddress = input.shippingAddress;
+    if (input.externalData !== undefined && canonicalJson(input.externalData) !== canonicalJson(row.externalData)) changes.externalData = input.externalData;
 
     if (input.orderLines) replaceOrderLines(tx, row, input.orderLines);
 
@@ -407,9 +411,11 @@ export function updateOrder(app: AppContext, orgId: string, orderId: string, inp
     const cancelling = input.status === 'cancelled';
     if (!fieldsChanged && !cancelling) return toOrderDetail(tx, row);
 
+    if (cancelling) cancelUnbookedShipmentsOfOrder(tx, now, orgId, row);
     // New lines change what "fulfilled" means, so the status is derived again (or set to cancelled).
     const status = cancelling ? 'cancelled' : deriveOrderStatus(tx, orderId, row.status);
-    const updated: OrderRow = { ...row, ...changes, status, updatedAt: now.toISOString() };
+    const shipmentCount = cancelling ? liveShipmentCount(tx, orderId) : row.shipmentCount;
+    const updated: OrderRow = { ...row, ...changes, status, shipmentCount, updatedAt: now.toISOString() };
     tx.update(orders).set(updateColumns(updated)).where(eq(orders.id, orderId)).run();
     const detail = toOrderDetail(tx, updated);
     // A bare cancel is told by order.cancelled alone.

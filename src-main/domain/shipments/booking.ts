@@ -308,7 +308,6 @@ function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result:
     'sent',
     `Booked with ${prepared.carrierName}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}${paperList.length ? `, ${paperList.join(', ')}` : ''}`,
   );
-  recomputeOrder(tx, now, prepared.orderId);
   const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
   emitEvent(tx, now, prepared.orgId, 'shipment.dispatched', shipment);
   emitEvent(tx, now, prepared.orgId, 'tracking.updated', {
@@ -318,6 +317,7 @@ function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result:
     status: shipment.status,
     tracking: shipment.tracking,
   });
+  recomputeOrder(tx, now, prepared.orderId);
   return shipment;
 }
 
@@ -345,9 +345,9 @@ function writeFailure(
       ];
   writeCarrierCalls(tx, now, prepared.shipmentId, prepared.secrets, calls);
   recordActivity(tx, now, prepared.shipmentId, 'send_failed', `Booking with ${prepared.carrierName} failed: ${summary}`);
-  recomputeOrder(tx, now, prepared.orderId);
   const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
   emitEvent(tx, now, prepared.orgId, 'shipment.error', shipment);
+  recomputeOrder(tx, now, prepared.orderId);
   return { shipment, errors };
 }
 
@@ -422,8 +422,8 @@ export function recoverInterruptedBookings(app: AppContext): number {
         'Shipdesk stopped while this shipment was being booked with the carrier. Check with the carrier whether the booking was made before sending it again.',
       );
       recordActivity(tx, now, row.id, 'send_failed', 'Send interrupted by a restart; status processing → error');
-      recomputeOrder(tx, now, row.orderId);
       emitEvent(tx, now, row.orgId, 'shipment.error', readShipment(tx, row.orgId, row.id));
+      recomputeOrder(tx, now, row.orderId);
     }
     return stuck.length;
   });

@@ -4,7 +4,6 @@
  * handled the same way everywhere.
  */
 import { eq, sql } from 'drizzle-orm';
-import { ApiError } from '../../../src-shared/errors';
 import type { PartyInput, Shipment, ShipmentCreateInput, ShipmentStatus, ShipmentType } from '../../../src-shared/schemas/shipment';
 import { orgs, shipmentParties, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
@@ -18,7 +17,7 @@ import { findOrgRow } from '../orgs';
 import { emitEvents } from '../events';
 import { countShipmentsCreated } from '../usage';
 import { linkLinesToOrders, parcelToShip, recomputeOrder } from '../orders/allocation';
-import { findOrderRow, receiverFromOrder } from './fromOrder';
+import { findShippableOrderRow, receiverFromOrder } from './fromOrder';
 import {
   insertParcelsOf,
   parcelDraftsFromInput,
@@ -159,9 +158,10 @@ export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: r
       ...(draft.activities ?? []).map((activity) => ({ shipmentId: ids[i] as string, ...activity })),
     ]),
   );
-  for (const orderId of new Set(drafts.map((draft) => draft.orderId))) recomputeOrder(tx, now, orderId);
   const created = readShipments(tx, orgId, ids);
   emitEvents(tx, now, orgId, 'shipment.created', created);
+  // After the shipments' own events: webhooks hear of a change before of what it did to its order.
+  for (const orderId of new Set(drafts.map((draft) => draft.orderId))) recomputeOrder(tx, now, orderId);
   return created;
 }
 
@@ -181,8 +181,7 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
     let parcels = input.parcels ? parcelDraftsFromInput(input.parcels) : [];
     const orderId = input.orderId ?? null;
     if (orderId) {
-      const order = findOrderRow(tx, orgId, orderId);
-      if (order.status === 'cancelled') throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} is cancelled`);
+      const order = findShippableOrderRow(tx, orgId, orderId);
       // With an order and without parties/parcels, they are copied from the order (ref).
       if (!input.parties) parties = [receiverFromOrder(order)];
       if (!input.parcels) {

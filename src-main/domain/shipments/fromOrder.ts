@@ -3,8 +3,6 @@ import { ApiError } from '../../../src-shared/errors';
 import type { PartyInput } from '../../../src-shared/schemas/shipment';
 import { orders } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
-import { parcelToShip } from '../orders/allocation';
-import type { ParcelDraft } from './repository';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -14,10 +12,25 @@ export function findOrderRow(db: ReadDb, orgId: string, orderId: string): OrderR
   return row;
 }
 
+/** An order that may still get shipments: 409 ORDER_INVALID_STATE once it is cancelled (decisions §5). */
+export function findShippableOrderRow(db: ReadDb, orgId: string, orderId: string): OrderRow {
+  const order = findOrderRow(db, orgId, orderId);
+  if (order.status === 'cancelled') throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} is cancelled; a cancelled order gets no shipments`);
+  return order;
+}
+
+/**
+ * The receiver: the one the request gives, else one from the order's shipping address (decisions
+ * §5). An order imported without an address can still be shipped by giving the receiver.
+ */
+export function receiverFor(order: OrderRow, given: readonly PartyInput[]): PartyInput {
+  return given.find((party) => party.type === 'receiver') ?? receiverFromOrder(order);
+}
+
 /** The receiver party from the order's shipping address (decisions §5). */
 export function receiverFromOrder(order: OrderRow): PartyInput {
   const address = order.shippingAddress;
-  if (!address) throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} has no shipping address`);
+  if (!address) throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} has no shipping address; give the receiver in parties`);
   const optional = (value: string | null | undefined) => (value ? value : undefined);
   const party: PartyInput = {
     type: 'receiver',
@@ -37,11 +50,4 @@ export function receiverFromOrder(order: OrderRow): PartyInput {
   const email = optional(address.email) ?? optional(order.customerEmail);
   if (email) party.email = email;
   return party;
-}
-
-/** What a shipment copies from an order: its receiver and one parcel of what is left to ship (parcelToShip). */
-export function orderDefaults(db: ReadDb, orgId: string, orderId: string): { order: OrderRow; receiver: PartyInput; parcel: ParcelDraft } {
-  const order = findOrderRow(db, orgId, orderId);
-  if (order.status === 'cancelled') throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} is cancelled`);
-  return { order, receiver: receiverFromOrder(order), parcel: parcelToShip(db, order) };
 }

@@ -24,6 +24,9 @@ export const allowedSources = {
 } as const satisfies Record<string, readonly ShipmentStatus[]>;
 export type ShipmentAction = keyof typeof allowedSources;
 
+/** Not booked with a carrier, so cancelling needs no void: what cancelling an order cancels with it. */
+export const unbookedStatuses: readonly ShipmentStatus[] = allowedSources.updateFields;
+
 const actionWords: Record<ShipmentAction, string> = {
   updateFields: 'be changed',
   split: 'be split',

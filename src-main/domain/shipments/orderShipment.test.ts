@@ -121,6 +121,57 @@ describe('POST /orders/{orderId}/shipments', () => {
     expect((await t.request('POST', `${org()}/orders/ord_unknown/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body.code).toBe('ORDER_NOT_FOUND');
   });
 
+  it('prices lines without a currency of their own in the order’s currency', async () => {
+    const order = await createOrder({
+      currency: 'EUR',
+      orderLines: [
+        { name: 'Mug', sku: 'MUG-01', quantity: 1, unitPrice: 12.5 },
+        { name: 'Tea', sku: 'TEA-02', quantity: 1, unitPrice: 30, currency: 'DKK' },
+      ],
+    });
+    const res = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect(res.status).toBe(201);
+    expect(res.body.parcels[0].orderLines.map((l: { sku: string; currency: string }) => [l.sku, l.currency])).toEqual([
+      ['MUG-01', 'EUR'],
+      ['TEA-02', 'DKK'],
+    ]);
+  });
+
+  it('ships an order without a shipping address to the receiver the request gives, matching rules on that receiver’s country', async () => {
+    const order = await createOrder({ shippingAddress: null });
+    const refused = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'ORDER_INVALID_STATE', message: `Order ${order.orderNumber} has no shipping address; give the receiver in parties` });
+
+    const receiver = { type: 'receiver', name: 'Ola Nordmann', address1: 'Karl Johans gate 1', postalCode: '0154', city: 'Oslo', countryCode: 'NO' };
+    // No rule ships to Norway here: matching looked at the given receiver, not at an address the order lacks.
+    const unmatched = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { parties: [receiver] } });
+    expect(unmatched.status).toBe(422);
+    expect(unmatched.body.message).toContain('(NO,');
+
+    const res = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel', parties: [receiver] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.parties.find((p: { type: string }) => p.type === 'receiver')).toMatchObject({ name: 'Ola Nordmann', countryCode: 'NO' });
+    expect(res.body.parties.map((p: { type: string }) => p.type).sort()).toEqual(['receiver', 'sender']);
+  });
+
+  it('says so when an order has no line that needs shipping', async () => {
+    const order = await createOrder({ orderLines: [{ name: 'Gift card', quantity: 1, requiresShipping: false }] });
+    const res = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(`Order ${order.orderNumber} has no line that needs shipping (every line has requiresShipping false)`);
+  });
+
+  it('writes the shipment’s events before the order.updated they cause, on create and on send', async () => {
+    const order = await createOrder();
+    const created = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect((await t.request('POST', `${org()}/shipments/${created.body.id}/send`)).status).toBe(200);
+    const events = t.app.db.$client
+      .prepare("SELECT type FROM outbox_events WHERE json_extract(payload, '$.data.id') IN (?, ?) ORDER BY id")
+      .all(order.id, created.body.id) as { type: string }[];
+    expect(events.map((event) => event.type)).toEqual(['order.created', 'shipment.created', 'order.updated', 'shipment.dispatched', 'order.updated']);
+  });
+
   it('refuses to make one parcel heavier than a parcel may be (100 000 kg), from either door; parcels given by hand still work', async () => {
     const order = await createOrder({ orderLines: [{ name: 'Steel coil', sku: 'COIL', quantity: 3, weight: 50_000, weightUnit: 'kg' }] });
     const before = (await t.request('GET', `${org()}/shipments?limit=1`)).body.total as number;

@@ -9,7 +9,8 @@ import { liveShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
 import { matchShippingRules } from '../shippingRules/match';
 import { toKg } from '../units';
 import { checkCarrierChoice, insertShipment, withSenderParty, type CarrierChoice } from './create';
-import { orderDefaults, type OrderRow } from './fromOrder';
+import { findShippableOrderRow, receiverFor, type OrderRow } from './fromOrder';
+import { parcelToShip } from '../orders/allocation';
 import type { ParcelDraft } from './repository';
 
 interface ResolvedCarrier {
@@ -22,9 +23,9 @@ interface ResolvedCarrier {
 
 /**
  * The carrier: the explicit carrierId + productId if given (a user's choice is never overridden),
- * else the order's shipping rule, else the best matching rule.
+ * else the order's shipping rule, else the best matching rule for where the parcel goes.
  */
-function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: OrderRow, parcel: ParcelDraft, input: OrderShipmentCreateInput): ResolvedCarrier {
+function resolveCarrier(tx: ReadDb, orgId: string, order: OrderRow, countryCode: string, parcel: ParcelDraft, input: OrderShipmentCreateInput): ResolvedCarrier {
   if (input.carrierId || input.productId) {
     if (!input.carrierId || !input.productId) {
       throw new ApiError('VALIDATION_FAILED', 'carrierId and productId go together', {
@@ -46,7 +47,7 @@ function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: Order
   const rule =
     ordersRule ??
     matchShippingRules(tx, orgId, {
-      countryCode: order.shippingAddress?.countryCode ?? '',
+      countryCode,
       weightKg: toKg(parcel.weight, parcel.weightUnit),
       ...(order.totalAmount !== null ? { orderTotal: order.totalAmount } : {}),
       ...(order.currency ? { currency: order.currency } : {}),
@@ -54,7 +55,7 @@ function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: Order
   if (!rule) {
     throw new ApiError(
       'NO_MATCHING_SHIPPING_RULE',
-      `No shipping rule matches order ${order.orderNumber} (${order.shippingAddress?.countryCode ?? 'no country'}, ${parcel.weight} kg); choose a carrier and product or add a rule`,
+      `No shipping rule matches order ${order.orderNumber} (${countryCode}, ${parcel.weight} kg); choose a carrier and product or add a rule`,
     );
   }
   const choice = ruleCarrierChoice(rule);
@@ -70,13 +71,15 @@ function resolveCarrier(app: AppContext, tx: ReadDb, orgId: string, order: Order
 export function createShipmentFromOrder(app: AppContext, orgId: string, orderId: string, input: OrderShipmentCreateInput = {}): Shipment {
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
-    const { order, receiver, parcel } = orderDefaults(tx, orgId, orderId);
-    const resolved = resolveCarrier(app, tx, orgId, order, parcel, input);
+    const order = findShippableOrderRow(tx, orgId, orderId);
+    const parcel = parcelToShip(tx, order);
+    const given = input.parties ?? [];
+    const receiver = receiverFor(order, given);
+    const resolved = resolveCarrier(tx, orgId, order, receiver.countryCode, parcel, input);
     const senderAddressId =
       input.senderAddressId ?? resolved.ruleSenderAddressId ?? findCarrierRow(tx, orgId, resolved.carrier.carrierId).senderAddressId;
     const senderAddress = findSenderAddressRow(tx, orgId, senderAddressId);
-    const given = input.parties ?? [];
-    const parties = given.some((party) => party.type === 'receiver') ? given : [...given, receiver];
+    const parties = given.includes(receiver) ? given : [...given, receiver];
     return insertShipment(tx, now, orgId, {
       reference: input.reference,
       senderAddressId,

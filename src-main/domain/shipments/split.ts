@@ -168,10 +168,9 @@ function splitInto(
       ? `Moved ${planned[0]?.moves.map((move) => `${move.quantity} × ${move.line.sku}`).join(', ')} from parcel ${parcelNumber} to ${references[0]}`
       : `Parcel ${parcelNumber} split into ${planned.length} new shipments: ${references.join(', ')}`,
   );
-  recomputeOrder(tx, now, source.orderId);
-
   const originalShipment = readShipment(tx, source.orgId, source.id);
   emitEvent(tx, now, source.orgId, 'shipment.updated', originalShipment);
+  recomputeOrder(tx, now, source.orderId);
   return { originalShipment, newShipments: created };
 }
 

@@ -12,7 +12,7 @@ import { findSenderAddressRow } from '../senderAddresses';
 import { emitEvent } from '../events';
 import { linkLinesToOrders, recomputeOrder } from '../orders/allocation';
 import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
-import { findOrderRow } from './fromOrder';
+import { findShippableOrderRow } from './fromOrder';
 import { withSenderParty } from './create';
 import { assertActionAllowed, assertTransition } from './lifecycle';
 import {
@@ -54,7 +54,8 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
       changes.pickupTo = input.pickupDetails?.to ?? null;
       changes.pickupInstruction = input.pickupDetails?.instruction ?? null;
     }
-    if (input.orderId !== undefined && input.orderId !== null) findOrderRow(tx, orgId, input.orderId);
+    // Moving a shipment into an order is refused once that order is cancelled, as creating one there is.
+    if (input.orderId !== undefined && input.orderId !== null && input.orderId !== row.orderId) findShippableOrderRow(tx, orgId, input.orderId);
     if (input.orderId !== undefined) changes.orderId = input.orderId;
     if (input.shippingRuleId !== undefined) applyRule(tx, orgId, input.shippingRuleId, changes, now, shipmentId);
     // A new sender address is checked here; the row also builds a missing sender party below.

@@ -5,15 +5,21 @@ import { useOrgId } from '../../lib/session';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormActions } from '../../components/forms';
+import { canEdit } from '../shipments/lifecycle';
 import { useFocusWhenOpen } from './focus';
 
-/** Asks before cancelling: a cancelled order stays cancelled (decisions §5). */
+/**
+ * Asks before cancelling: a cancelled order stays cancelled (decisions §5), and takes its shipments
+ * not yet sent with it, while those already sent stay (docs/decisions.md). The dialog names both.
+ */
 export function CancelOrderDialog({ order, open, onClose, onCancelled }: { order: OrderDetail; open: boolean; onClose: () => void; onCancelled: () => void }) {
   const orgId = useOrgId();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const keepButton = useFocusWhenOpen<HTMLButtonElement>(open);
-  const openShipments = order.shipments.filter((shipment) => shipment.status !== 'cancelled').length;
+  const outbound = order.shipments.filter((shipment) => shipment.type === 'outbound');
+  const unsent = outbound.filter((shipment) => canEdit(shipment.status)).map((shipment) => shipment.reference);
+  const sent = outbound.filter((shipment) => shipment.status === 'dispatched' || shipment.status === 'partly_dispatched').map((shipment) => shipment.reference);
 
   const close = () => {
     setError(null);
@@ -38,10 +44,15 @@ export function CancelOrderDialog({ order, open, onClose, onCancelled }: { order
     <Dialog title={`Cancel order ${order.orderNumber}?`} open={open} onClose={close}>
       <div>
         <p>The order will be marked cancelled and no more shipments can be made from it. This cannot be undone.</p>
-        {openShipments > 0 && (
+        {unsent.length > 0 && (
           <p>
-            Its {openShipments} {openShipments === 1 ? 'shipment is' : 'shipments are'} not cancelled by this: cancel {openShipments === 1 ? 'it' : 'them'} on the
-            shipment’s own page if needed.
+            {unsent.length === 1 ? 'Its shipment not yet sent' : `Its ${unsent.length} shipments not yet sent`} ({unsent.join(', ')}) will be cancelled with it.
+          </p>
+        )}
+        {sent.length > 0 && (
+          <p>
+            {sent.length === 1 ? 'The shipment already sent' : `The ${sent.length} shipments already sent`} ({sent.join(', ')}) stay as they are: cancel one on its
+            own page to void its label, or create a return.
           </p>
         )}
         <ErrorNotice error={error} />
