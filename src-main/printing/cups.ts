@@ -14,6 +14,12 @@ const NO_CUPS = 'This computer has no CUPS print system (the "lp" command is mis
  * Prints through the CUPS spooler: `lp -d <queue> -n <copies> -o media=<size> -o fit-to-page=false`.
  * The media option is what keeps a 100×150 mm label at its size instead of A4 (USERS 2). ZPL goes to
  * the queue untouched (`-o raw`), for thermal printers installed as raw CUPS queues.
+ *
+ * `media` alone lets CUPS snap a custom size to a named paper of the queue's PPD a few millimetres
+ * away (100×192 mm became a 98.4×190.5 mm Monarch envelope, the label cut at two edges). So for a
+ * custom size, when the queue's PPD takes custom page sizes, `PageSize=Custom.…` is given too, which
+ * the PPD takes as it is. Only then: a PageSize the PPD does not know makes CUPS print on its
+ * default paper (A4) instead, worse than the snap.
  */
 export function cupsDriver(): PrintDriver {
   return {
@@ -24,7 +30,8 @@ export function cupsDriver(): PrintDriver {
       try {
         const file = join(folder, request.format === 'zpl' ? 'document.zpl' : 'document.pdf');
         await writeFile(file, content);
-        const result = await spool(lpArguments(request, file));
+        const customPageSize = request.format === 'pdf' && labelDimensions[request.size].cupsMedia.startsWith('Custom.') && (await takesCustomPageSize(queue));
+        const result = await spool(lpArguments(request, file, { customPageSize }));
         if (result.code !== 0) throw lpFailure(queue, result);
       } finally {
         // lp has copied the file to the scheduler once it returns.
@@ -34,13 +41,21 @@ export function cupsDriver(): PrintDriver {
   };
 }
 
-export function lpArguments(request: PrintRequest, file: string): string[] {
+export function lpArguments(request: PrintRequest, file: string, queue: { customPageSize: boolean } = { customPageSize: false }): string[] {
   const args = ['-d', request.target, '-n', String(request.copies), '-t', request.jobName];
+  const media = labelDimensions[request.size].cupsMedia;
   if (request.format === 'zpl') args.push('-o', 'raw');
-  else args.push('-o', `media=${labelDimensions[request.size].cupsMedia}`, '-o', 'fit-to-page=false');
+  else args.push('-o', `media=${media}`, ...(queue.customPageSize ? ['-o', `PageSize=${media}`] : []), '-o', 'fit-to-page=false');
   // `--` ends the options, so no file name is read as one.
   args.push('--', file);
   return args;
+}
+
+/** Whether the queue's PPD offers custom page sizes (`lpoptions -l` lists `Custom.WIDTHxHEIGHT` under PageSize). */
+async function takesCustomPageSize(queue: string): Promise<boolean> {
+  const result = await runCommand('lpoptions', ['-p', queue, '-l'], { timeoutMs: SPOOLER_TIMEOUT_MS }).catch(() => null);
+  if (!result || result.code !== 0) return false;
+  return result.stdout.split('\n').some((line) => /^PageSize\//.test(line) && /\bCustom\.WIDTHxHEIGHT\b/.test(line));
 }
 
 async function spool(args: string[]): Promise<CommandResult> {

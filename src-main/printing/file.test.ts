@@ -47,9 +47,9 @@ describe('file driver (hot folder)', () => {
     expect(safeFileStem('ORDER #12/A-doc_1')).toBe('ORDER_12_A-doc_1');
   });
 
-  it('a very long reference is cut, never the job and attempt that keep the name unique', () => {
-    const name = hotFolderFileName({ jobName: `${'R'.repeat(900)}-doc_1`, printJobId: 'pjb_9', attempt: 3, format: 'pdf' }, 10);
-    expect(name).toBe(`${'R'.repeat(160)}-pjb_9-3-copy10.pdf`);
+  it('a very long reference is cut, never the document id, nor the job and attempt that keep the name unique', () => {
+    const name = hotFolderFileName({ jobName: `${'R'.repeat(900)}-doc_01m844tnj42v9rx9rrf5w7mbcd`, printJobId: 'pjb_9', attempt: 3, format: 'pdf' }, 10);
+    expect(name).toBe(`${'R'.repeat(160 - 31)}-doc_01m844tnj42v9rx9rrf5w7mbcd-pjb_9-3-copy10.pdf`);
     expect(name.length).toBeLessThan(255);
   });
 

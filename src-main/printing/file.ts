@@ -15,8 +15,11 @@ export function safeFileStem(name: string): string {
  * not read yet is overwritten.
  */
 export function hotFolderFileName(request: Pick<PrintRequest, 'jobName' | 'printJobId' | 'attempt' | 'format'>, copy: number): string {
-  // A long reference is cut, never the job and attempt that keep the name unique.
-  const stem = `${safeFileStem(request.jobName).slice(0, 160)}-${safeFileStem(request.printJobId)}-${request.attempt}`;
+  // A long reference is cut, never the document id after its last dash, nor the job and attempt that
+  // keep the name unique.
+  const dash = request.jobName.lastIndexOf('-');
+  const [reference, documentId] = dash > 0 ? [safeFileStem(request.jobName.slice(0, dash)), `-${safeFileStem(request.jobName.slice(dash + 1))}`] : [safeFileStem(request.jobName), ''];
+  const stem = `${reference.slice(0, Math.max(0, 160 - documentId.length))}${documentId}-${safeFileStem(request.printJobId)}-${request.attempt}`;
   return `${stem}${copy > 1 ? `-copy${copy}` : ''}.${request.format}`;
 }
 

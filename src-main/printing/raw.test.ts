@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, startFakeZplPrinter, type FakeZplPrinter } from '../testing/printing';
 import { PrintError, type PrintRequest } from './driver';
@@ -43,6 +44,40 @@ describe('raw driver (a TCP listener standing in for a networked ZPL printer; pr
     const received = printer.nextJob();
     await rawDriver().print(zpl, request(`127.0.0.1:${printer.port}`, { copies: 3 }));
     expect((await received).equals(Buffer.concat([zpl, zpl, zpl]))).toBe(true);
+  });
+
+  it('a printer that resets the connection did not get the label: offline, not done', async () => {
+    // It takes the bytes into its buffer, then refuses the job: the reset comes after our write has finished.
+    const refusing = createServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const { port } = refusing.address() as AddressInfo;
+    try {
+      const error = await failure(rawDriver().print(zpl, request(`127.0.0.1:${port}`)));
+      expect(error.reason).toBe('offline');
+      expect(error.message).toMatch(new RegExp(`Printer at 127\\.0\\.0\\.1:${port} (closed the connection|did not answer)`));
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+    }
+  });
+
+  it('a printer that keeps its side open after reading the label is done after a short grace', async () => {
+    const received: Buffer[] = [];
+    const open: Socket[] = [];
+    const lingering = createServer({ allowHalfOpen: true }, (socket) => {
+      open.push(socket);
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+    });
+    await new Promise<void>((resolve) => lingering.listen(0, '127.0.0.1', resolve));
+    const { port } = lingering.address() as AddressInfo;
+    try {
+      const started = performance.now();
+      await rawDriver({ closeGraceMs: 300 }).print(zpl, request(`127.0.0.1:${port}`));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+      expect(Buffer.concat(received).equals(zpl)).toBe(true);
+    } finally {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => lingering.close(resolve));
+    }
   });
 
   it('a closed port: offline, "did not answer"', async () => {

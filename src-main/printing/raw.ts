@@ -7,6 +7,8 @@ export interface RawDriverOptions {
   connectTimeoutMs?: number;
   /** How long writing the document may take once connected. */
   sendTimeoutMs?: number;
+  /** How long to wait, once everything is written, for the printer to close its side or reset. */
+  closeGraceMs?: number;
 }
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -18,6 +20,7 @@ const PDF_MAGIC = Buffer.from('%PDF-');
 export function rawDriver(options: RawDriverOptions = {}): PrintDriver {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const sendTimeoutMs = options.sendTimeoutMs ?? 15_000;
+  const closeGraceMs = options.closeGraceMs ?? 1_000;
   return {
     async print(content, request) {
       const address = parseRawTarget(request.target);
@@ -28,15 +31,17 @@ export function rawDriver(options: RawDriverOptions = {}): PrintDriver {
         throw new PrintError('wrong_format', `Printer at ${where} takes ZPL and this document is a PDF; print it on a PDF printer or set the carrier's label format to ZPL`);
       }
       const payload = Buffer.concat(Array.from({ length: request.copies }, () => content));
-      await send(address.host, address.port, payload, where, connectTimeoutMs, sendTimeoutMs);
+      await send(address.host, address.port, payload, where, { connectTimeoutMs, sendTimeoutMs, closeGraceMs });
     },
   };
 }
 
-function send(host: string, port: number, payload: Buffer, where: string, connectTimeoutMs: number, sendTimeoutMs: number): Promise<void> {
+function send(host: string, port: number, payload: Buffer, where: string, limits: Required<RawDriverOptions>): Promise<void> {
+  const { connectTimeoutMs, sendTimeoutMs, closeGraceMs } = limits;
   return new Promise((resolve, reject) => {
     const socket = connect({ host, port });
     let settled = false;
+    let written = false;
     let timer: NodeJS.Timeout | undefined;
     const finish = (error?: PrintError) => {
       if (settled) return;
@@ -62,12 +67,21 @@ function send(host: string, port: number, payload: Buffer, where: string, connec
         sendTimeoutMs,
         () => new PrintError('offline', `Printer at ${where} stopped taking data within ${sendTimeoutMs / 1000} s; check it for paper and errors, then retry`),
       );
-      // Resolves once every byte is handed to the operating system and our side is closed.
+      // Every byte handed to the operating system is not yet every byte taken by the printer: one that
+      // refuses the job resets the connection, which arrives after that. So the job is done when the
+      // printer closes its side (what printers do once they have read to the end), or when a short
+      // grace passes without a reset, for one that keeps its side open.
       socket.end(payload, () => {
-        finish();
-        // The printer may keep its side open; it is not ours to wait for, nor to keep forever.
-        setTimeout(() => socket.destroy(), 10_000).unref();
+        written = true;
+        clearTimeout(timer);
+        timer = setTimeout(() => finish(), closeGraceMs);
+        // Past the grace the connection is not ours to keep forever.
+        setTimeout(() => socket.destroy(), closeGraceMs + 10_000).unref();
       });
+    });
+    socket.once('close', (hadError) => {
+      if (hadError) return;
+      finish(written ? undefined : new PrintError('offline', `Printer at ${where} closed the connection before it had the label; check it, then retry`));
     });
     // `on`, not `once`: a late reset after the label went out must not become an uncaught error.
     socket.on('error', (error: NodeJS.ErrnoException) => finish(socketFailure(error, where, host)));

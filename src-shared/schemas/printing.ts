@@ -39,6 +39,8 @@ export function printerTargetProblem(driver: PrinterDriver, target: string): str
     case 'cups':
       if (target.length > 127) return 'A printer queue name has at most 127 characters';
       if (target.startsWith('-')) return 'A printer queue name does not start with "-"';
+      // CUPS refuses these in queue names (lpadmin); a name shown with spaces is the queue's description.
+      if (/[\s/#]/.test(target)) return 'A printer queue name has no spaces, "/" or "#"; use the queue name `lpstat -p` lists, not its description';
       return null;
     case 'raw':
       return parseRawTarget(target) ? null : 'Must be host:port of a networked label printer, e.g. 192.168.1.50:9100 (the port defaults to 9100)';

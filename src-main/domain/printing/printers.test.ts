@@ -55,6 +55,8 @@ describe('printers CRUD', () => {
     [{ name: 'x', driver: 'cups', target: '', format: 'pdf' }, 'body.target'],
     [{ name: 'x', driver: 'cups', target: '-oraw', format: 'pdf' }, 'body.target'],
     [{ name: 'x', driver: 'cups', target: 'Q\nB', format: 'pdf' }, 'body.target'],
+    [{ name: 'x', driver: 'cups', target: 'Shipdesk PDF', format: 'pdf' }, 'body.target'],
+    [{ name: 'x', driver: 'cups', target: 'Dock#1', format: 'pdf' }, 'body.target'],
     [{ name: 'x', driver: 'lpd', target: 'q', format: 'pdf' }, 'body.driver'],
     [{ name: 'x', driver: 'cups', target: 'q', format: 'png' }, 'body.format'],
     [{ name: 'x', driver: 'cups', target: 'q', format: 'pdf', labelSize: 'A5' }, 'body.labelSize'],
@@ -103,6 +105,35 @@ describe('printers CRUD', () => {
       { format: 'pdf', n: 1 },
       { format: 'zpl', n: 1 },
     ]);
+  });
+
+  it('a format change leaves the old format’s default behind, and takes the new one only when asked', async () => {
+    const read = async (id: string) => (await t.request('GET', `${printersPath()}/${id}`)).body;
+    const zebra = await createPrinter(t, { name: 'Zebra default', driver: 'raw', target: '10.0.0.10', format: 'zpl', isDefault: true });
+    const office = await createPrinter(t, { name: 'Office default', driver: 'cups', target: 'Office2', format: 'pdf', isDefault: true });
+    const moved = await t.request('PATCH', `${printersPath()}/${office.id}`, { body: { format: 'zpl' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ format: 'zpl', isDefault: false });
+    expect((await read(zebra.id)).isDefault).toBe(true);
+    const asked = await t.request('PATCH', `${printersPath()}/${office.id}`, { body: { format: 'pdf', isDefault: true } });
+    expect(asked.body).toMatchObject({ format: 'pdf', isDefault: true });
+    expect((await read(zebra.id)).isDefault).toBe(true);
+  });
+
+  it('a rule’s document printer stays PDF: a change to ZPL is 409 naming the rule', async () => {
+    const papers = await createPrinter(t, { name: 'Papers', driver: 'file', target: folder, format: 'pdf' });
+    const { carrierId, senderAddressId } = await setupLocalCarrier(t);
+    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
+      body: shippingRuleBody(carrierId, senderAddressId, { name: 'Export papers', generatePackingList: true, autoPrintDocuments: true, documentPrinterId: papers.id }),
+    });
+    expect(rule.status).toBe(201);
+    const refused = await t.request('PATCH', `${printersPath()}/${papers.id}`, { body: { format: 'zpl' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`Shipping rule Export papers (${rule.body.id}) prints its packing lists and invoices on this printer`) });
+    expect((await t.request('GET', `${printersPath()}/${papers.id}`)).body.format).toBe('pdf');
+    // The rule can still be edited, and other changes to the printer go through.
+    expect((await t.request('PATCH', `/orgs/${t.org.orgId}/shipping-rules/${rule.body.id}`, { body: { description: 'EU export' } })).status).toBe(200);
+    expect((await t.request('PATCH', `${printersPath()}/${papers.id}`, { body: { name: 'Papers at dock 2' } })).status).toBe(200);
   });
 
   it('lists newest first in the page envelope; bounds are rejected', async () => {

@@ -103,7 +103,12 @@ export function getPrinter(app: AppContext, orgId: string, printerId: string): P
   return toPrinter(findPrinterRow(app.db, orgId, printerId));
 }
 
-/** Driver, target and format are checked together once merged: changing the driver alone may make the target wrong. */
+/**
+ * Driver, target and format are checked together once merged: changing the driver alone may make the
+ * target wrong. A printer that changes format leaves the old format's default behind (it is no
+ * longer a printer of that format) and takes the new one's only when the body says so. One that a
+ * rule prints packing lists and invoices on stays PDF: they exist only as PDF.
+ */
 export function updatePrinter(app: AppContext, orgId: string, printerId: string, input: PrinterUpdateInput): Printer {
   return inWriteTransaction(app.db, (tx) => {
     const row = findPrinterRow(tx, orgId, printerId);
@@ -111,6 +116,16 @@ export function updatePrinter(app: AppContext, orgId: string, printerId: string,
     const merged = { ...row, ...changes };
     const problems = printerProblems({ driver: merged.driver as PrinterDriver, target: merged.target, format: merged.format });
     if (problems.length) throw validationError('body', problems);
+    if (merged.format !== row.format) {
+      if (input.isDefault === undefined) merged.isDefault = false;
+      const rule = merged.format !== 'pdf' ? ruleUsingPrinter(tx, orgId, printerId, 'documents') : undefined;
+      if (rule) {
+        throw new ApiError(
+          'CONFLICT',
+          `Shipping rule ${rule.name} (${rule.id}) prints its packing lists and invoices on this printer, and they are PDF; choose another document printer in the rule first`,
+        );
+      }
+    }
     const now = app.now().toISOString();
     const updated: PrinterRow = { ...merged, target: normalizePrinterTarget(merged.driver as PrinterDriver, merged.target), updatedAt: now };
     tx.update(printers).set(updateColumns(updated)).where(eq(printers.id, printerId)).run();
@@ -126,17 +141,7 @@ export function updatePrinter(app: AppContext, orgId: string, printerId: string,
 export function deletePrinter(app: AppContext, orgId: string, printerId: string): { message: string } {
   return inWriteTransaction(app.db, (tx) => {
     findPrinterRow(tx, orgId, printerId);
-    const rule = tx
-      .select({ id: shippingRules.id, name: shippingRules.name })
-      .from(shippingRules)
-      .where(
-        and(
-          eq(shippingRules.orgId, orgId),
-          isNull(shippingRules.deletedAt),
-          or(eq(shippingRules.labelPrinterId, printerId), eq(shippingRules.documentPrinterId, printerId)),
-        ),
-      )
-      .get();
+    const rule = ruleUsingPrinter(tx, orgId, printerId, 'any');
     if (rule) {
       throw new ApiError('CONFLICT', `This printer is used by shipping rule ${rule.name} (${rule.id}); choose another printer in the rule first`);
     }
@@ -144,6 +149,16 @@ export function deletePrinter(app: AppContext, orgId: string, printerId: string)
     tx.update(printers).set({ deletedAt: now, isDefault: false, updatedAt: now }).where(eq(printers.id, printerId)).run();
     return { message: `Printer ${printerId} deleted` };
   });
+}
+
+/** A live shipping rule that prints on this printer: its labels or documents (`any`), or its documents only. */
+function ruleUsingPrinter(db: ReadDb, orgId: string, printerId: string, use: 'any' | 'documents'): { id: string; name: string } | undefined {
+  const asDocumentPrinter = eq(shippingRules.documentPrinterId, printerId);
+  return db
+    .select({ id: shippingRules.id, name: shippingRules.name })
+    .from(shippingRules)
+    .where(and(eq(shippingRules.orgId, orgId), isNull(shippingRules.deletedAt), use === 'any' ? or(eq(shippingRules.labelPrinterId, printerId), asDocumentPrinter) : asDocumentPrinter))
+    .get();
 }
 
 /** What the operating system offers; the desktop app adds Electron's printer list. */
