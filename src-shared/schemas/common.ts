@@ -89,6 +89,10 @@ export const wholeNumberParam = (min: number, max: number) =>
     .union([z.number(), z.string().regex(/^\d{1,16}$/).transform(Number)], { error: `Must be a whole number from ${min} to ${max}` })
     .pipe(z.number().int().min(min).max(max));
 
+/** `true` or `false` in a query string (or a boolean from the app's IPC door); anything else is refused, not guessed at. */
+export const booleanParam = () =>
+  z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], { error: 'Must be true or false' });
+
 /** List bounds are rejected, never clamped (decisions §1 "Lists"). */
 export const pageQuery = z.strictObject({
   page: wholeNumberParam(1, Number.MAX_SAFE_INTEGER).default(1),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { documentFormats, labelSizes } from './carrier';
-import { id, pageQuery, requiredText, timestamp } from './common';
+import { booleanParam, id, pageQuery, requiredText, timestamp } from './common';
 
 /**
  * Printers and print jobs (decisions §9). `cups` prints to a queue of the operating system, `raw`
@@ -151,5 +151,8 @@ export const printShipmentResponse = z.strictObject({ jobs: z.array(printJobSche
 export const printJobListQuery = pageQuery.extend({
   status: z.enum(printJobStatuses).optional(),
   shipmentId: id().optional(),
+  settled: booleanParam()
+    .optional()
+    .describe('A failed job is settled when its document has printed since (on another printer, say): false leaves such jobs out, true lists only them'),
 });
 export type PrintJobListQuery = z.output<typeof printJobListQuery>;

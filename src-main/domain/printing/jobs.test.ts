@@ -356,6 +356,35 @@ describe('print jobs', () => {
     expect((sql().prepare('SELECT status, attempts FROM print_jobs WHERE id = ?').get(failed.id) as { status: string; attempts: number })).toEqual({ status: 'failed', attempts: 1 });
   });
 
+  it('settled=false leaves out failures a later print of the same document settled (what the Failed view shows); settled=true lists only them', async () => {
+    const down = await createPrinter(t, { name: 'Settled down', driver: 'file', target: join(folder, 'settled-unplugged'), format: 'pdf' });
+    const spare = await createPrinter(t, { name: 'Settled spare', driver: 'file', target: freshFolder('settled-spare'), format: 'pdf' });
+    const settledShipment = await sentShipment(t, shipmentBody(pdfCarrierId));
+    const [settledJob] = (await print(settledShipment.id, { printerId: down.id })).body.jobs;
+    const [elsewhere] = (await print(settledShipment.id, { printerId: spare.id })).body.jobs;
+    expect([settledJob.status, elsewhere.status]).toEqual(['failed', 'done']);
+    // Printed before the failure: a done job earlier than it settles nothing.
+    const openShipment = await sentShipment(t, shipmentBody(pdfCarrierId));
+    await print(openShipment.id, { printerId: spare.id });
+    const [openJob] = (await print(openShipment.id, { printerId: down.id })).body.jobs;
+    expect(openJob.status).toBe('failed');
+
+    const ids = async (query: string) => (await t.request('GET', `${orgPath()}/print-jobs?limit=100&${query}`)).body.data.map((job: { id: string }) => job.id);
+    const openFailures = await ids('status=failed&settled=false');
+    expect(openFailures).toContain(openJob.id);
+    expect(openFailures).not.toContain(settledJob.id);
+    expect(await ids('settled=true')).toEqual(expect.arrayContaining([settledJob.id]));
+    expect(await ids('settled=true')).not.toContain(openJob.id);
+    // Without the filter nothing changes: the settled failure is still in the log, and its shipment's list has both jobs.
+    expect(await ids('status=failed')).toEqual(expect.arrayContaining([settledJob.id, openJob.id]));
+    expect(await ids(`shipmentId=${settledShipment.id}&settled=false`)).toEqual([elsewhere.id]);
+    const counted = await t.request('GET', `${orgPath()}/print-jobs?shipmentId=${settledShipment.id}&status=failed&settled=false`);
+    expect(counted.body).toMatchObject({ data: [], total: 0 });
+    // Retry refuses exactly the jobs the filter calls settled.
+    expect((await retry(settledJob.id)).status).toBe(409);
+    expect((await t.request('GET', `${orgPath()}/print-jobs?settled=maybe`)).status).toBe(400);
+  });
+
   it('retry after the printer was deleted falls back to the default printer for the format', async () => {
     const doomed = await createPrinter(t, { name: 'Doomed', driver: 'file', target: join(folder, 'never'), format: 'pdf' });
     const shipment = await sentShipment(t, shipmentBody(pdfCarrierId));

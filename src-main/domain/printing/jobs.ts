@@ -5,7 +5,8 @@
  * failed job — the document stays and `retry` prints it once the printer is fixed — never a 500 and
  * never a lost label. Printing only reads documents: it never re-books a shipment.
  */
-import { and, count, desc, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, exists, gt, inArray, isNull, ne, not, sql, type SQL } from 'drizzle-orm';
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { ApiError } from '../../../src-shared/errors';
 import { documentFormats, type DocumentFormat, type LabelSize } from '../../../src-shared/schemas/carrier';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
@@ -231,6 +232,19 @@ function findJobRow(db: ReadDb, orgId: string, jobId: string): JobRow {
   return row;
 }
 
+/** The columns of a print job that say whether it settles a failure (the table itself, or an alias of it). */
+type JobColumns = { [Key in 'id' | 'documentId' | 'status' | 'updatedAt']: SQLiteColumn };
+type Failure = { [Key in 'id' | 'documentId' | 'updatedAt']: string | SQLiteColumn };
+
+/**
+ * `later` settles the failed job `failure` (a row, or the columns of the outer query): the same
+ * document printed since. The one rule for Retry's refusal and the list's `settled` filter; the app's
+ * `settledFailure` says the same of the jobs it holds.
+ */
+function settles(later: JobColumns, failure: Failure): SQL {
+  return and(eq(later.documentId, failure.documentId), eq(later.status, 'done'), ne(later.id, failure.id), gt(later.updatedAt, failure.updatedAt)) as SQL;
+}
+
 /**
  * POST /print-jobs/{id}/retry: a new attempt of a failed or done job (a reprint). A job still queued or
  * printing is refused with 409, so one click cannot print a label twice. When the job's printer has
@@ -244,14 +258,7 @@ export async function retryPrintJob(app: AppContext, orgId: string, jobId: strin
     }
     // A failure settled by a later print of the same document (on another printer, say) is not
     // retried: that would put a second label on the parcel (USERS 4). Print makes another copy.
-    const settledBy =
-      job.status === 'failed'
-        ? tx
-            .select({ id: printJobs.id })
-            .from(printJobs)
-            .where(and(eq(printJobs.documentId, job.documentId), eq(printJobs.status, 'done'), ne(printJobs.id, job.id), gt(printJobs.updatedAt, job.updatedAt)))
-            .get()
-        : undefined;
+    const settledBy = job.status === 'failed' ? tx.select({ id: printJobs.id }).from(printJobs).where(settles(printJobs, job)).get() : undefined;
     if (settledBy) {
       throw new ApiError('CONFLICT', `The document of print job ${jobId} was printed since (print job ${settledBy.id}); print it again from the shipment if another copy is wanted`);
     }
@@ -267,11 +274,16 @@ export async function retryPrintJob(app: AppContext, orgId: string, jobId: strin
   return runJob(app, jobId);
 }
 
-/** GET /print-jobs: newest first, with the shipment each job's document belongs to. */
+/** GET /print-jobs: newest first, with the shipment each job's document belongs to; `settled` picks out or leaves out failures a later print settled. */
 export function listPrintJobs(app: AppContext, orgId: string, query: PrintJobListQuery) {
   const conditions: SQL[] = [eq(printJobs.orgId, orgId)];
   if (query.status) conditions.push(eq(printJobs.status, query.status));
   if (query.shipmentId) conditions.push(eq(documents.shipmentId, query.shipmentId));
+  if (query.settled !== undefined) {
+    const later = alias(printJobs, 'later_print');
+    const settled = and(eq(printJobs.status, 'failed'), exists(app.db.select({ id: later.id }).from(later).where(settles(later, printJobs)))) as SQL;
+    conditions.push(query.settled ? settled : not(settled));
+  }
   const where = and(...conditions);
   const total = app.db.select({ n: count() }).from(printJobs).innerJoin(documents, eq(documents.id, printJobs.documentId)).where(where).get()?.n ?? 0;
   return paginate(query, total, (limit, offset) =>
