@@ -173,6 +173,18 @@ test('Print on another printer, with a warning when its media is not the label s
   await expect(settled.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await expect(main.getByRole('region', { name: 'Print jobs' }).getByRole('alert')).toHaveCount(0);
   expect(readdirSync(officeDir).filter((name) => name.startsWith('JOB-2-'))).toHaveLength(1);
+
+  // The Print jobs screen agrees: Failed lists open problems only, so the settled job (and its Retry,
+  // which the server would refuse) is not there; All shows it as the card does.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Print jobs' }).click();
+  await expect(main.getByLabel('Show', { exact: true })).toHaveValue('failed');
+  await expect(main.getByText('No failed print jobs.')).toBeVisible();
+  await expect(main.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await main.getByLabel('Show', { exact: true }).selectOption('all');
+  const screenJobs = main.getByRole('table', { name: 'Print jobs', exact: true });
+  const settledOnScreen = row(screenJobs, 'JOB-2').filter({ hasText: 'Station 1 labels' });
+  await expect(settledOnScreen).toContainText('printed since on Office A4');
+  await expect(settledOnScreen.getByRole('button', { name: 'Retry' })).toHaveCount(0);
 });
 
 test('"Create return" asks first; a cancelled shipment offers its void labels for the record, never for printing', async ({ page }) => {

@@ -16,13 +16,15 @@ type Filter = PrintJobStatus | 'all';
 /**
  * `/print-jobs`: the organization's print jobs, newest first, failed ones first in view (the filter
  * starts on Failed), so a packer can find a label that never printed — an automatic print after Send
- * nobody watched, or a job from a dialog closed since — and print it again.
+ * nobody watched, or a job from a dialog closed since — and print it again. Failed leaves out the
+ * failures a later print of the same document settled, as the shipment's card does (`settledFailure`):
+ * they are no problem, and their Retry would be refused.
  */
 export function PrintJobsScreen() {
   const orgId = useOrgId();
   const [filter, setFilter] = useState<Filter>('failed');
   const [page, setPage] = useState(1);
-  const jobs = usePrintJobs(orgId, { ...(filter === 'all' ? {} : { status: filter }), page, limit: PAGE_SIZE });
+  const jobs = usePrintJobs(orgId, { ...(filter === 'all' ? {} : { status: filter }), ...(filter === 'failed' ? { settled: false } : {}), page, limit: PAGE_SIZE });
   const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
   const canPrint = useCanWrite('printers');
 

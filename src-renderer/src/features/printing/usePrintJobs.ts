@@ -12,6 +12,8 @@ export const isActive = (job: Pick<PrintJob, 'status'>) => job.status === 'queue
 export interface PrintJobsQuery {
   shipmentId?: string;
   status?: PrintJobStatus;
+  /** false: without the failures a later print of the same document settled (the server's rule). */
+  settled?: boolean;
   page?: number;
   limit?: number;
 }
@@ -33,7 +35,7 @@ export interface PrintJobs extends Loaded<Page<PrintJob>> {
 export function usePrintJobs(orgId: string, query: PrintJobsQuery): PrintJobs {
   const loaded = useLoad(
     () => client.call('printJobs.list', { params: { orgId }, query: { limit: 20, ...query } }),
-    `print-jobs:${orgId}:${query.shipmentId ?? ''}:${query.status ?? ''}:${query.page ?? 1}:${query.limit ?? 20}`,
+    `print-jobs:${orgId}:${query.shipmentId ?? ''}:${query.status ?? ''}:${query.settled ?? ''}:${query.page ?? 1}:${query.limit ?? 20}`,
   );
   const watchUntil = useRef(0);
   const polls = useRef(0);
