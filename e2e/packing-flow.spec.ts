@@ -129,18 +129,19 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
     await nav.getByRole('link', { name: 'Printers' }).click();
     await expect(heading).toHaveText('Printers');
     if (cups.state === 'ready') {
-      // As a user finds it: the operating system's queues, one click to add.
+      // As a user finds it: the operating system's queues, one click to add; the first PDF printer
+      // becomes the default.
       await main.getByRole('button', { name: 'Find printers' }).click();
       const found = page.getByRole('dialog', { name: 'Printers of this computer' });
       await found.getByRole('button', { name: `Add ${cups.queue}` }).click();
-      await expect(found.getByRole('status')).toHaveText('Added 1 printer.');
+      await expect(found.getByRole('status')).toHaveText(`Added 1 printer. ${cups.queue} is the default printer for PDF.`);
       await found.getByRole('button', { name: 'Close dialog' }).click();
       await expect(found).toBeHidden();
       await main.getByRole('button', { name: `Edit ${cups.queue}` }).click();
       const edit = page.getByRole('dialog', { name: `Edit ${cups.queue}` });
       await expect(edit.getByLabel('Queue name (required)')).toHaveValue(cups.queue);
-      await edit.getByLabel('Default printer for PDF').check();
-      await edit.getByRole('button', { name: 'Save changes' }).click();
+      await expect(edit.getByLabel('Default printer for PDF')).toBeChecked();
+      await edit.getByRole('button', { name: 'Cancel', exact: true }).click();
       await expect(edit).toBeHidden();
     } else {
       // No CUPS here: the same printer through the form (the print step below says why it is left out).
@@ -148,7 +149,7 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
       const form = page.getByRole('dialog', { name: 'New printer' });
       await form.getByLabel('Name (required)', { exact: true }).fill('ShipdeskPDF');
       await form.getByLabel('Queue name (required)').fill('ShipdeskPDF');
-      await form.getByLabel('Default printer for PDF').check();
+      await expect(form.getByLabel('Default printer for PDF')).toBeChecked();
       await form.getByRole('button', { name: 'Create printer' }).click();
       await expect(form).toBeHidden();
     }

@@ -46,6 +46,21 @@ const targetLabels: Record<PrinterDriver, { label: string; hint: string }> = {
 
 const sizeNames: Record<LabelSize, string> = { A4: 'A4 sheet', A6: 'A6 label', '100X150': '100 × 150 mm (4 × 6 in) label', '100X192': '100 × 192 mm label' };
 
+/**
+ * Whether the organization has no default printer of a format yet, read from all its printers (the
+ * table shows a page). Printing without a printer named, a rule's included, goes to the default, so
+ * a printer added where there is none starts as the default. More printers than one read holds, and
+ * not knowing yet, count as "has one": a new printer never takes the mark from one out of sight.
+ */
+function useNoDefaultYet(orgId: string) {
+  const every = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `${orgId}:every`);
+  const noDefaultYet = (format: DocumentFormat) => {
+    const read = every.data;
+    return read !== undefined && read.total <= read.data.length && !read.data.some((printer) => printer.isDefault && printer.format === format);
+  };
+  return { noDefaultYet, reload: every.reload };
+}
+
 export function PrintersScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('printers');
@@ -56,6 +71,11 @@ export function PrintersScreen() {
   const [discovering, setDiscovering] = useState(false);
   const editing = list.data?.data.find((printer) => printer.id === editor.key);
   const test = useTestPrint();
+  const defaults = useNoDefaultYet(orgId);
+  const reload = () => {
+    list.reload();
+    defaults.reload();
+  };
 
   const edit = (printer: Printer) =>
     canWrite && editor.start(printer.id, () => ({ name: printer.name, driver: printer.driver, target: printer.target, format: printer.format, labelSize: printer.labelSize, isDefault: printer.isDefault }));
@@ -97,7 +117,7 @@ export function PrintersScreen() {
     if (editor.key === 'new') await client.call('printers.create', { params: { orgId }, body });
     else await client.call('printers.update', { params: { orgId, printerId: editor.key ?? '' }, body });
     editor.finish();
-    list.reload();
+    reload();
   };
 
   return (
@@ -108,7 +128,7 @@ export function PrintersScreen() {
             <button type="button" onClick={() => setDiscovering(true)}>
               Find printers
             </button>
-            <button type="button" className="primary" onClick={() => editor.start('new', () => ({ name: '', driver: 'cups', target: '', format: 'pdf', labelSize: '100X150', isDefault: false }))}>
+            <button type="button" className="primary" onClick={() => editor.start('new', () => ({ name: '', driver: 'cups', target: '', format: 'pdf', labelSize: '100X150', isDefault: defaults.noDefaultYet('pdf') }))}>
               New printer
             </button>
           </>
@@ -125,13 +145,21 @@ export function PrintersScreen() {
       <SettingsTable label="Printers" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No printers yet. Use “Find printers” to add one of this computer’s printers." />
 
       <Dialog title="Printers of this computer" open={discovering} onClose={() => setDiscovering(false)} wide>
-        <DiscoveredPrinters configured={list.data?.data ?? []} onAdded={list.reload} />
+        <DiscoveredPrinters configured={list.data?.data ?? []} noPdfDefaultYet={defaults.noDefaultYet('pdf')} onAdded={reload} />
       </Dialog>
 
       <Dialog title={editor.key === 'new' ? 'New printer' : `Edit ${editing?.name ?? 'printer'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
           <EditorForm onSubmit={() => save(editor.draft as PrinterDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create printer' : 'Save changes'}>
-            {(errors) => <PrinterFields draft={editor.draft as PrinterDraft} onChange={editor.setDraft} errors={errors} />}
+            {(errors) => (
+              <PrinterFields
+                draft={editor.draft as PrinterDraft}
+                onChange={editor.setDraft}
+                errors={errors}
+                noDefaultYet={defaults.noDefaultYet}
+                isNew={editor.key === 'new'}
+              />
+            )}
           </EditorForm>
         )}
       </Dialog>
@@ -141,7 +169,7 @@ export function PrintersScreen() {
         noun="printer"
         consequence="Rules that print to it fall back to the default printer."
         remove={(target) => client.call('printers.delete', { params: { orgId, printerId: target.id } })}
-        onDeleted={list.reload}
+        onDeleted={reload}
       />
     </div>
   );
@@ -172,13 +200,21 @@ function useTestPrint() {
   return { printing, sent, error, print };
 }
 
-/** The operating system's printers, each added with one click as a PDF printer (editable after). */
-function DiscoveredPrinters({ configured, onAdded }: { configured: Printer[]; onAdded: () => void }) {
+/**
+ * The operating system's printers, each added with one click as a PDF printer (editable after). While
+ * the organization has no default PDF printer, the first one added becomes it unless the box is
+ * unticked: on a machine with one printer, that is the printer every print goes to.
+ */
+function DiscoveredPrinters({ configured, noPdfDefaultYet, onAdded }: { configured: Printer[]; noPdfDefaultYet: boolean; onAdded: () => void }) {
   const orgId = useOrgId();
   const found = useLoad(() => client.call('printers.discover', { params: { orgId } }), orgId);
   const [adding, setAdding] = useState<string | null>(null);
   const [added, setAdded] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
+  const [firstAsDefault, setFirstAsDefault] = useState(true);
+  const [madeDefault, setMadeDefault] = useState<string | null>(null);
+  // Until the list is read again after the first Add, the one just made default still counts.
+  const offerDefault = noPdfDefaultYet && madeDefault === null;
   // The Add button becomes "Added"; focus moves to the message saying so rather than to nowhere.
   const status = useRef<HTMLParagraphElement>(null);
   const known = new Set([...configured.filter((printer) => printer.driver === 'cups').map((printer) => printer.target), ...added]);
@@ -187,7 +223,9 @@ function DiscoveredPrinters({ configured, onAdded }: { configured: Printer[]; on
     setAdding(printer.target);
     setError(null);
     try {
-      await client.call('printers.create', { params: { orgId }, body: { name: printer.name, driver: 'cups', target: printer.target, format: 'pdf', labelSize: '100X150' } });
+      const isDefault = offerDefault && firstAsDefault;
+      await client.call('printers.create', { params: { orgId }, body: { name: printer.name, driver: 'cups', target: printer.target, format: 'pdf', labelSize: '100X150', isDefault } });
+      if (isDefault) setMadeDefault(printer.name);
       setAdded((current) => [...current, printer.target]);
       onAdded();
       requestAnimationFrame(() => status.current?.focus());
@@ -239,17 +277,41 @@ function DiscoveredPrinters({ configured, onAdded }: { configured: Printer[]; on
           </tbody>
         </table>
       )}
+      {offerDefault && found.data.length > 0 && (
+        <CheckboxField
+          label="Make the printer added the default for PDF"
+          checked={firstAsDefault}
+          onChange={setFirstAsDefault}
+          hint="There is no default PDF printer yet; prints that name no printer, such as a rule’s, go to the default."
+        />
+      )}
       <p className="hint">Added printers print PDF on 100 × 150 mm labels; edit one to change that or to make it the default.</p>
       <ErrorNotice error={error} />
       <p role="status" ref={status} tabIndex={-1}>
         {added.length > 0 ? `Added ${added.length} printer${added.length === 1 ? '' : 's'}.` : ''}
+        {madeDefault ? ` ${madeDefault} is the default printer for PDF.` : ''}
       </p>
     </div>
   );
 }
 
-function PrinterFields({ draft, onChange, errors }: { draft: PrinterDraft; onChange: (update: (draft: PrinterDraft) => PrinterDraft) => void; errors: Record<string, string> }) {
+function PrinterFields({
+  draft,
+  onChange,
+  errors,
+  noDefaultYet,
+  isNew,
+}: {
+  draft: PrinterDraft;
+  onChange: (update: (draft: PrinterDraft) => PrinterDraft) => void;
+  errors: Record<string, string>;
+  noDefaultYet: (format: DocumentFormat) => boolean;
+  isNew: boolean;
+}) {
   const set = <K extends keyof PrinterDraft>(key: K, value: PrinterDraft[K]) => onChange((current) => ({ ...current, [key]: value }));
+  // A new printer's default box follows its format: ticked while that format has no default yet.
+  const withFormat = (current: PrinterDraft, format: DocumentFormat): PrinterDraft =>
+    format === current.format ? current : { ...current, format, ...(isNew ? { isDefault: noDefaultYet(format) } : {}) };
   return (
     <>
       <div className="form-grid">
@@ -262,7 +324,7 @@ function PrinterFields({ draft, onChange, errors }: { draft: PrinterDraft; onCha
             // A network label printer takes ZPL only, so choosing it sets the format.
             onChange={(event) => {
               const driver = event.target.value as PrinterDriver;
-              onChange((current) => ({ ...current, driver, format: driver === 'raw' ? 'zpl' : current.format }));
+              onChange((current) => withFormat({ ...current, driver }, driver === 'raw' ? 'zpl' : current.format));
             }}
           >
             {printerDrivers.map((driver) => (
@@ -276,7 +338,7 @@ function PrinterFields({ draft, onChange, errors }: { draft: PrinterDraft; onCha
           <input value={draft.target} onChange={(event) => set('target', event.target.value)} spellCheck={false} />
         </Field>
         <Field label="Format" error={errors.format} hint={draft.driver === 'raw' ? 'Network label printers take ZPL' : 'PDF for office printers, ZPL for thermal label printers'}>
-          <select value={draft.format} onChange={(event) => set('format', event.target.value as DocumentFormat)}>
+          <select value={draft.format} onChange={(event) => onChange((current) => withFormat(current, event.target.value as DocumentFormat))}>
             {documentFormats.map((format) => (
               <option key={format} value={format} disabled={draft.driver === 'raw' && format !== 'zpl'}>
                 {format.toUpperCase()}
@@ -294,7 +356,12 @@ function PrinterFields({ draft, onChange, errors }: { draft: PrinterDraft; onCha
           </select>
         </Field>
       </div>
-      <CheckboxField label={`Default printer for ${draft.format.toUpperCase()}`} checked={draft.isDefault} onChange={(isDefault) => set('isDefault', isDefault)} hint="Moves the mark from the current default" />
+      <CheckboxField
+        label={`Default printer for ${draft.format.toUpperCase()}`}
+        checked={draft.isDefault}
+        onChange={(isDefault) => set('isDefault', isDefault)}
+        hint={noDefaultYet(draft.format) ? `There is no default ${draft.format.toUpperCase()} printer yet; prints that name no printer, such as a rule’s, go to the default` : 'Moves the mark from the current default'}
+      />
     </>
   );
 }
