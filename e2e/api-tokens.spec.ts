@@ -23,7 +23,16 @@ test('a token made on the API tokens screen reads everything and writes shipment
   const shown = page.getByRole('dialog', { name: 'Your new API token' });
   const token = await shown.getByLabel('Token “Scanner script”').inputValue();
   expect(token).toMatch(/^shpd_/);
+  // The token is never shown again, so neither Escape (pressed again and again) nor a × closes the
+  // dialog by accident: only the button that says it was copied.
+  await expect(shown.getByRole('button', { name: 'Copy' })).toBeVisible();
+  await expect(shown.getByRole('button', { name: 'Close dialog' })).toHaveCount(0);
+  for (let press = 0; press < 3; press++) await page.keyboard.press('Escape');
+  await shown.getByLabel('Token “Scanner script”').press('Escape');
+  await expect(shown).toBeVisible();
+  await expect(shown.getByLabel('Token “Scanner script”')).toHaveValue(token);
   await shown.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(shown).toBeHidden();
 
   const row = page.getByRole('row', { name: /Scanner script/ });
   await expect(row).toContainText('Read everything; write Shipments');

@@ -14,8 +14,25 @@ if (typeof document !== 'undefined') {
 /**
  * A modal dialog on the native <dialog>: focus is trapped and Escape closes it, as the browser
  * provides. Closing never loses what was typed: the caller keeps the form state.
+ *
+ * `explicitClose` is for a dialog showing what cannot be shown again (a new API token): it has no ×
+ * and Escape does nothing, so only its own button, which says what closing means, closes it.
  */
-export function Dialog({ title, open, onClose, children, wide }: { title: string; open: boolean; onClose: () => void; children: ReactNode; wide?: boolean }) {
+export function Dialog({
+  title,
+  open,
+  onClose,
+  children,
+  wide,
+  explicitClose,
+}: {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  explicitClose?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
@@ -52,12 +69,23 @@ export function Dialog({ title, open, onClose, children, wide }: { title: string
     [],
   );
   return (
-    <dialog ref={ref} aria-labelledby={titleId} className={wide ? 'dialog dialog-wide' : 'dialog'} onClose={onClose} onCancel={onClose}>
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
+      onClose={onClose}
+      onCancel={(event) => (explicitClose ? event.preventDefault() : onClose())}
+      // The browser lets a page refuse only the first of several Escapes in a row (cancel); refusing
+      // the key itself holds for every press.
+      onKeyDown={(event) => explicitClose && event.key === 'Escape' && event.preventDefault()}
+    >
       <header className="dialog-header">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="icon-button" aria-label="Close dialog" title="Close (Esc)" onClick={onClose}>
-          ×
-        </button>
+        {!explicitClose && (
+          <button type="button" className="icon-button" aria-label="Close dialog" title="Close (Esc)" onClick={onClose}>
+            ×
+          </button>
+        )}
       </header>
       {open && <div className="dialog-body">{children}</div>}
     </dialog>

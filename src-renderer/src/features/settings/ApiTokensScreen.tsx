@@ -151,7 +151,8 @@ export function ApiTokensScreen() {
         )}
       </Dialog>
 
-      <Dialog title="Your new API token" open={created !== null} onClose={() => setCreated(null)} wide>
+      {/* The token is gone once this closes: only "I have copied it" closes it, never Escape or a stray ×. */}
+      <Dialog title="Your new API token" open={created !== null} onClose={() => setCreated(null)} wide explicitClose>
         {created && (
           <div>
             <div className="secret-warning" role="alert">
