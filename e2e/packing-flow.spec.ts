@@ -312,6 +312,13 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
   await test.step('batch split: quantities of the parcel into two new shipments (-3, -4)', async () => {
     await main.getByRole('button', { name: 'Batch split parcel 1…' }).click();
     const dialog = page.getByRole('dialog', { name: `Split parcel 1 of ${ref} into several shipments` });
+    // More than a line holds: the summary counts what the parcel has, moved and staying adding up.
+    await dialog.getByLabel('MUG-01: units into new shipment 1').fill('5');
+    await dialog.getByLabel('TWL-01: units into new shipment 2').fill('1');
+    await expect(dialog.getByText(/units into 2 new shipments/)).toHaveText(`5 of 6 units into 2 new shipments; 1 stays in ${ref}.`);
+    const problems = dialog.getByRole('status').filter({ hasText: 'Before this can be split:' });
+    await expect(problems).toContainText('MUG-01: 5 of 4 would move, 1 more than the parcel holds.');
+    await dialog.getByLabel('TWL-01: units into new shipment 2').fill('');
     await dialog.getByLabel('MUG-01: units into new shipment 1').fill('1');
     await dialog.getByLabel('MUG-01: units into new shipment 2').fill('1');
     await dialog.getByLabel('TWL-01: units into new shipment 2').fill('1');

@@ -32,8 +32,6 @@ export function BatchSplitDialog({ shipment: given, parcelId, open, onClose, onD
   const carrierProblem = carrierChoiceProblem(carrier);
   const problems = carrierProblem ? [...plan.problems, carrierProblem] : plan.problems;
   const firstField = useFocusWhenOpen<HTMLDivElement>(open);
-  const movedUnits = plan.units.reduce((sum, units) => sum + units, 0);
-  const leftUnits = lines.reduce((sum, line) => sum + Math.max(0, line.quantity - (plan.moved[line.id] ?? 0)), 0);
 
   const close = () => {
     setError(null);
@@ -78,7 +76,7 @@ export function BatchSplitDialog({ shipment: given, parcelId, open, onClose, onD
               Add new shipment
             </button>
             <span className="muted" aria-live="polite">
-              {movedUnits} of {unitsOf(lines)} units into {columns.length} new {columns.length === 1 ? 'shipment' : 'shipments'}; {leftUnits} stay in{' '}
+              {plan.movingUnits} of {unitsOf(lines)} units into {columns.length} new {columns.length === 1 ? 'shipment' : 'shipments'}; {plan.stayingUnits} {plan.stayingUnits === 1 ? 'stays' : 'stay'} in{' '}
               {shipment.reference}.
             </span>
           </div>

@@ -20,13 +20,13 @@ export function splitTarget(shipment: Shipment, parcelId: string): { parcel: Par
   return { parcel, parcelNumber: index + 1, lines: parcel?.orderLines ?? [] };
 }
 
-/** Why the split cannot be sent yet, announced as it changes; nothing when it can. */
+/** Why the split cannot be made yet, announced as it changes; nothing when it can. */
 export function Problems({ problems }: { problems: readonly string[] }) {
   return (
     <div role="status" aria-live="polite">
       {problems.length > 0 && (
         <div className="problems">
-          <strong>Before this can be sent:</strong>
+          <strong>Before this can be split:</strong>
           <ul>
             {problems.map((problem) => (
               <li key={problem}>{problem}</li>

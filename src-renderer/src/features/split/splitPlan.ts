@@ -60,6 +60,13 @@ export interface BatchPlan {
   moved: Record<string, number>;
   /** Units per new shipment, in column order. */
   units: number[];
+  /**
+   * The parcel's units that move and that stay; they add up to the parcel's. A line asked for more
+   * than it holds moves what it has (the excess is a problem, not units), so a summary never counts
+   * a unit twice.
+   */
+  movingUnits: number;
+  stayingUnits: number;
   problems: string[];
   /** The body's `shipments`, meaningful when there are no problems. */
   shipments: BatchSplitShipments;
@@ -113,5 +120,6 @@ export function planBatchSplit(shipment: Shipment, lines: readonly ParcelOrderLi
   }
   if (columns.length === 0) problems.push('Add a new shipment to move units into.');
   if (columns.length > MAX_BATCH_SPLIT) problems.push(`At most ${MAX_BATCH_SPLIT} new shipments at a time.`);
-  return { cellErrors, moved, units, problems, shipments };
+  const movingUnits = lines.reduce((sum, line) => sum + Math.min(line.quantity, moved[line.id] ?? 0), 0);
+  return { cellErrors, moved, units, movingUnits, stayingUnits: unitsOf(lines) - movingUnits, problems, shipments };
 }
