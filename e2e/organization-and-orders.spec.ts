@@ -48,6 +48,32 @@ test('organization details saved on the settings screen name the sender of new s
     ],
   })) as { id: string; orderLines: { id: string; sku: string }[] };
 
+  await test.step('new order: the required fields are marked as on the other forms; an address may be left out, a partial one not', async () => {
+    await page.goto('/#/orders');
+    await main.getByRole('button', { name: 'New order' }).click();
+    const form = page.getByRole('form', { name: 'New order' });
+    for (const label of ['Order channel (required)', 'Order number (required)', 'Customer name', 'Customer email']) {
+      await expect(form.getByLabel(label, { exact: true })).toBeVisible();
+    }
+    const address = form.getByRole('group', { name: 'Shipping address' });
+    await expect(address).toHaveAccessibleDescription('May be left empty. Once any of it is filled in, the fields marked required are needed.');
+    for (const label of ['Name (required)', 'Company', 'Address (required)', 'Address, second line', 'Postal code (required)', 'City (required)', 'Country code (required)', 'Phone']) {
+      await expect(address.getByLabel(label, { exact: true })).toBeVisible();
+    }
+    const line = form.getByRole('group', { name: 'Line 1' });
+    for (const label of ['Name (required)', 'SKU', 'Quantity (required)', 'Unit price']) {
+      await expect(line.getByLabel(label, { exact: true })).toBeVisible();
+    }
+    // What the marks say is what the form holds to: a city alone asks for the rest of the address.
+    await form.getByLabel('Order number (required)').fill('F-0');
+    await line.getByLabel('Name (required)').fill('Rope');
+    await address.getByLabel('City (required)').fill('Aarhus C');
+    await form.getByRole('button', { name: 'Create order' }).click();
+    await expect(address.getByLabel('Postal code (required)')).toHaveAccessibleDescription('Required when an address is given.');
+    await form.getByRole('button', { name: 'Close' }).click();
+    await expect(form).toBeHidden();
+  });
+
   await test.step('edit order: a quantity, the city and the lines changed; what the form does not show is kept', async () => {
     const rope = order.orderLines.find((line) => line.sku === 'ROPE-10');
     await page.goto(`/#/orders/${encodeURIComponent(order.id)}`);

@@ -214,12 +214,12 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
     await form.getByLabel('Customer name').fill('Jane Doe');
     await form.getByLabel('Customer email').fill('jane@example.com');
     const address = form.getByRole('group', { name: 'Shipping address' });
-    await address.getByLabel('Name', { exact: true }).fill('Jane Doe');
-    await address.getByLabel('Address', { exact: true }).fill('Storgade 5');
+    await address.getByLabel('Name (required)', { exact: true }).fill('Jane Doe');
+    await address.getByLabel('Address (required)', { exact: true }).fill('Storgade 5');
     await address.getByLabel('Postal code').fill('2100');
     await address.getByLabel('City').fill('København Ø');
-    await address.getByLabel('Country code (e.g. DK)').fill('dk');
-    await expect(address.getByLabel('Country code (e.g. DK)')).toHaveValue('DK');
+    await address.getByLabel('Country code (required)').fill('dk');
+    await expect(address.getByLabel('Country code (required)')).toHaveValue('DK');
     const lines = [
       { name: 'Stoneware mug', sku: 'MUG-01', quantity: '4', weight: '0.4', price: '49' },
       { name: 'Teapot', sku: 'POT-01', quantity: '1', weight: '1.2', price: '53' },
@@ -228,7 +228,7 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
     for (const [index, line] of lines.entries()) {
       if (index > 0) await form.getByRole('button', { name: 'Add line' }).click();
       const group = form.getByRole('group', { name: `Line ${index + 1}` });
-      await group.getByLabel('Name', { exact: true }).fill(line.name);
+      await group.getByLabel('Name (required)', { exact: true }).fill(line.name);
       await group.getByLabel('SKU').fill(line.sku);
       await group.getByLabel('Quantity').fill(line.quantity);
       await group.getByLabel('Weight per unit').fill(line.weight);

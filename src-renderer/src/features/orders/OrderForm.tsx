@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { OrderChannel } from '../../../../src-shared/schemas/orderChannel';
 import type { OrderDetail } from '../../../../src-shared/schemas/order';
 import { weightUnits } from '../../../../src-shared/schemas/shipment';
@@ -47,7 +47,7 @@ export function NewOrderDialog({
       ) : channels ? (
         <OrderForm title="New order" submitLabel="Create order" draft={draft} change={change} onSubmit={create} onCancel={onClose}>
           {(errors) => (
-            <Field label="Order channel" error={errors.orderChannelId}>
+            <Field label="Order channel (required)" error={errors.orderChannelId}>
               <select value={orderChannelId} onChange={(event) => change((current) => ({ ...current, orderChannelId: event.target.value }))} required>
                 {sortedChannels.map((channel) => (
                   <option key={channel.id} value={channel.id}>
@@ -114,6 +114,7 @@ function OrderForm({
   const form = useRef<HTMLFormElement>(null);
   const addLineButton = useRef<HTMLButtonElement>(null);
   const [addedLine, setAddedLine] = useState<number | null>(null);
+  const addressHint = useId();
 
   const set = <K extends keyof OrderDraft>(key: K, value: OrderDraft[K]) => change((current) => ({ ...current, [key]: value }));
   const setAddress = (key: keyof AddressDraft, value: string) => change((current) => ({ ...current, address: { ...current.address, [key]: value } }));
@@ -147,8 +148,13 @@ function OrderForm({
     }
   };
 
-  const addressField = (key: keyof AddressDraft, label: string, extra: { required?: boolean; type?: string; transform?: (value: string) => string; maxLength?: number } = {}) => (
-    <Field label={label} error={errors[`shippingAddress.${key}`]}>
+  // Marked as the other forms mark them (" (required)" in the label).
+  const addressField = (
+    key: keyof AddressDraft,
+    label: string,
+    extra: { required?: boolean; type?: string; transform?: (value: string) => string; maxLength?: number; hint?: string } = {},
+  ) => (
+    <Field label={extra.required ? `${label} (required)` : label} error={errors[`shippingAddress.${key}`]} {...(extra.hint ? { hint: extra.hint } : {})}>
       <input
         type={extra.type ?? 'text'}
         value={draft.address[key]}
@@ -163,7 +169,7 @@ function OrderForm({
     <form ref={form} className="order-form" onSubmit={(event) => void submit(event)} noValidate aria-label={title}>
       <div className="form-grid">
         {children?.(errors)}
-        <Field label="Order number" error={errors.orderNumber}>
+        <Field label="Order number (required)" error={errors.orderNumber}>
           <input value={draft.orderNumber} onChange={(event) => set('orderNumber', event.target.value)} required ref={firstField} />
         </Field>
         <Field label="Customer name" error={errors.customerName}>
@@ -174,8 +180,12 @@ function OrderForm({
         </Field>
       </div>
 
-      <fieldset>
+      <fieldset aria-describedby={addressHint}>
         <legend>Shipping address</legend>
+        {/* An order may come without an address (the shipment gets one); a partial one cannot be shipped to. */}
+        <p id={addressHint} className="hint">
+          May be left empty. Once any of it is filled in, the fields marked required are needed.
+        </p>
         <div className="form-grid">
           {addressField('name', 'Name', { required: true })}
           {addressField('company', 'Company')}
@@ -184,7 +194,7 @@ function OrderForm({
           {addressField('address2', 'Address, second line')}
           {addressField('postalCode', 'Postal code', { required: true })}
           {addressField('city', 'City', { required: true })}
-          {addressField('countryCode', 'Country code (e.g. DK)', { required: true, transform: upper, maxLength: 2 })}
+          {addressField('countryCode', 'Country code', { required: true, transform: upper, maxLength: 2, hint: 'Two letters, e.g. DK' })}
           {addressField('phone', 'Phone', { type: 'tel' })}
           {addressField('email', 'Email', { type: 'email' })}
         </div>
@@ -269,13 +279,13 @@ function LineFields({
     <fieldset className="order-line">
       <legend>Line {index + 1}</legend>
       <div className="form-grid">
-        <Field label="Name" error={error('name')}>
+        <Field label="Name (required)" error={error('name')}>
           <input ref={name} value={line.name} onChange={(event) => onChange({ name: event.target.value })} required />
         </Field>
         <Field label="SKU" error={error('sku')}>
           <input value={line.sku} onChange={(event) => onChange({ sku: event.target.value })} />
         </Field>
-        <Field label="Quantity" error={error('quantity')}>
+        <Field label="Quantity (required)" error={error('quantity')}>
           <input type="number" min={1} step={1} inputMode="numeric" value={line.quantity} onChange={(event) => onChange({ quantity: event.target.value })} required />
         </Field>
         <div className="field-pair">
