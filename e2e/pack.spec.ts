@@ -232,3 +232,62 @@ test('a packer starts on Pack', async ({ page }) => {
   await expect(page.getByLabel('Scan an order or a shipment')).toBeFocused();
   await expect(page.getByText('Nothing scanned yet.')).toBeVisible();
 });
+
+/**
+ * What a tester found at a packing station (USERS 1, 4, 5), at the smallest screen a station has:
+ * the Pack screen's send prints the label when no rule did, a Print dialog never takes the next
+ * scan's Enter, a printer that failed is not remembered, and F5 keeps the scans of the session.
+ */
+test.describe('a packing station at 1024 × 768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+  const defaultDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-pack-default-'));
+  test.afterAll(() => rmSync(defaultDir, { recursive: true, force: true }));
+
+  async function openPack(page: Page) {
+    const { call, orgId } = await seedOrganization(page.request, { orgName: 'Pack Hall', name: 'Pia Packer', email: EMAIL, password: PASSWORD });
+    await signIn(page, EMAIL, PASSWORD);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pack' }).click();
+    const box = page.getByLabel('Scan an order or a shipment');
+    await expect(box).toBeFocused();
+    const main = page.getByRole('main');
+    /** The print jobs of a shipment, from the server's log. */
+    const jobsOf = async (reference: string) => {
+      const [shipment] = (await call('GET', `/shipments?reference=${reference}`)).data;
+      return (await call('GET', `/print-jobs?shipmentId=${shipment.id}`)).data as { status: string; printerId: string }[];
+    };
+    /** The print jobs of the one shipment of an order. */
+    const jobsOfOrder = async (orderNumber: string) => {
+      const [order] = (await call('GET', `/orders?orderNumber=${orderNumber}`)).data;
+      const [shipment] = (await call('GET', `/shipments?orderId=${order.id}`)).data;
+      return jobsOf(shipment.reference);
+    };
+    /** A Danish order, which the "Denmark parcels" rule prints on the Desk printer. */
+    const danishOrder = async (orderNumber: string) =>
+      call('POST', '/orders', {
+        orderNumber,
+        orderChannelId: (await call('GET', '/order-channels')).data[0].id,
+        customerName: `Customer ${orderNumber}`,
+        shippingAddress: { name: `Customer ${orderNumber}`, address1: 'Storgade 5', postalCode: '2100', city: 'København Ø', countryCode: 'DK' },
+        orderLines: [{ name: 'Stoneware mug', sku: 'MUG-01', quantity: 1, weight: 0.4 }],
+      });
+    /** The organization's default PDF printer, a hot folder of this file. */
+    const stationDefault = async () =>
+      (await call('GET', '/printers')).data.find((printer: { name: string }) => printer.name === 'Station default') ??
+      call('POST', '/printers', { name: 'Station default', driver: 'file', target: defaultDir, format: 'pdf', labelSize: '100X150', isDefault: true });
+    return { call, orgId, box, main, stationDefault, result: main.locator('.pack-result'), log: main.getByRole('table', { name: 'Scans this session, newest first' }), jobsOf, jobsOfOrder, danishOrder };
+  }
+
+  test('the scans of the session survive a reload, not a sign-out', async ({ page }) => {
+    const { box, log } = await openPack(page);
+    await scan(page, 'NOPE-77');
+    await expect(log.getByRole('row').nth(1)).toContainText('Nothing found');
+    await page.reload();
+    await expect(box).toBeFocused();
+    await expect(log.getByRole('row').nth(1)).toContainText('NOPE-77');
+    await expect(log.getByRole('row').nth(1)).toContainText('Nothing found');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, EMAIL, PASSWORD);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pack' }).click();
+    await expect(page.getByText('Nothing scanned yet.')).toBeVisible();
+  });
+});
