@@ -175,7 +175,10 @@ test('pack: scan an order, shipment by rule, send and print; repeats ignored, fo
       const dialog = page.getByRole('dialog', { name: 'Print' });
       await expect(dialog.getByLabel('Printer for PDF').locator('option:checked')).toHaveText('Spare printer · 100X150');
       await dialog.getByRole('button', { name: 'Print', exact: true }).click();
-      await expect(dialog.getByRole('table', { name: 'Print jobs' })).toContainText('Done');
+      // Printed: the dialog makes way for the next scan, and the card tells where the label went.
+      await expect(dialog).toBeHidden();
+      await expect(result).toContainText('Label sent to Spare printer');
+      await expect(box).toBeFocused();
       expect(readdirSync(spareDir)).toHaveLength(1);
     } finally {
       if (existsSync(downDir)) renameSync(downDir, labelsDir);
@@ -276,6 +279,44 @@ test.describe('a packing station at 1024 × 768', () => {
       call('POST', '/printers', { name: 'Station default', driver: 'file', target: defaultDir, format: 'pdf', labelSize: '100X150', isDefault: true });
     return { call, orgId, box, main, stationDefault, result: main.locator('.pack-result'), log: main.getByRole('table', { name: 'Scans this session, newest first' }), jobsOf, jobsOfOrder, danishOrder };
   }
+
+  test('after Print label, the next scan is a scan: never a second label', async ({ page }) => {
+    const { box, main, result, log, jobsOf, stationDefault } = await openPack(page);
+    await stationDefault();
+    const dialog = page.getByRole('dialog', { name: 'Print' });
+    const printButton = dialog.getByRole('button', { name: 'Print', exact: true });
+
+    await test.step('Enter prints once; the dialog closes and the scan box has the focus', async () => {
+      const before = (await jobsOf('SHP-000002')).length;
+      await scan(page, 'SHP-000002');
+      await result.getByRole('button', { name: 'Print label' }).click();
+      await expect(printButton).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeHidden();
+      await expect(box).toBeFocused();
+      await expect(result).toContainText('Last print: Label sent to Station default');
+      expect(await jobsOf('SHP-000002')).toHaveLength(before + 1);
+
+      await scan(page, 'A-1002');
+      await expect(result.getByRole('heading', { level: 2 })).toHaveText('Everything in order A-1002 is already packed');
+      await expect(log.getByRole('row').nth(1)).toContainText('A-1002');
+      expect(await jobsOf('SHP-000002')).toHaveLength(before + 1);
+    });
+
+    await test.step('a scan read while the dialog is open prints nothing and is handled as a scan', async () => {
+      await scan(page, 'SHP-000002');
+      const before = (await jobsOf('SHP-000002')).length;
+      await result.getByRole('button', { name: 'Print label' }).click();
+      await expect(printButton).toBeFocused();
+      await scan(page, 'A-1003');
+      await expect(dialog).toBeHidden();
+      await expect(result.getByRole('heading', { level: 2 })).toHaveText('Everything in order A-1003 is already packed');
+      await expect(log.getByRole('row').nth(1)).toContainText('A-1003');
+      await expect(box).toBeFocused();
+      expect(await jobsOf('SHP-000002')).toHaveLength(before);
+      await expect(main.getByRole('dialog')).toHaveCount(0);
+    });
+  });
 
   test('the scans of the session survive a reload, not a sign-out', async ({ page }) => {
     const { box, log } = await openPack(page);

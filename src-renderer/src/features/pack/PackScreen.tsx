@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { Shipment } from '../../../../src-shared/schemas/shipment';
 import { useOrgId } from '../../lib/session';
 import { stripControlCharacters, useScanReader, REPEAT_WINDOW_MS } from '../../lib/scan';
@@ -11,7 +11,7 @@ import { useShipmentList } from '../shipments/listState';
 import { useOrderList } from '../orders/listState';
 import { canReprint, canSendNow, printSummary, type PackLink, type PackProblem, type PackResult } from './packFlow';
 import { usePack, type ScanLogEntry } from './packStore';
-import { refocusIfLost, useScanFocus } from './useScanFocus';
+import { refocusIfLost, useScanFocus, useScanInDialog } from './useScanFocus';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -50,12 +50,23 @@ export function PackScreen() {
     pack.confirmSend(orgId);
     focusScan();
   };
-  const closePrint = () => {
+  const { refreshPrint, scan } = pack;
+  const closePrint = useCallback(() => {
     setPrinting(false);
-    pack.refreshPrint(orgId);
+    refreshPrint(orgId);
     // The dialog gives the focus back to the button that opened it as it closes; take it after that.
     requestAnimationFrame(focusScan);
-  };
+  }, [refreshPrint, orgId, focusScan]);
+  // The packer has moved on to the next parcel: the dialog makes way and the scan is a scan.
+  useScanInDialog(
+    useCallback(
+      (code: string) => {
+        closePrint();
+        scan(orgId, code);
+      },
+      [closePrint, scan, orgId],
+    ),
+  );
 
   // Every scan may make, send or print a shipment: a role that may not change shipments is told so
   // here rather than meeting a refusal on its first scan.
@@ -135,6 +146,8 @@ export function PackScreen() {
           shipmentId={current.shipment.id}
           documents={current.shipment.documents.filter((document) => document.documentType === 'label')}
           avoidPrinterId={failedPrinterOf(current)}
+          // Closed once printed, so no "Print again" keeps the focus for the next scan's Enter.
+          onPrinted={closePrint}
         />
       )}
     </section>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, type RefObject } from 'react';
+import { stripControlCharacters } from '../../lib/scan';
 
 /** Whether an element takes typed text itself, so typing there is meant for it. */
 function takesText(element: Element | null): boolean {
@@ -50,4 +51,38 @@ export function useScanFocus(input: RefObject<HTMLInputElement | null>): () => v
 export function refocusIfLost(focusScan: () => void): void {
   const active = document.activeElement;
   if (!active || active === document.body) focusScan();
+}
+
+/**
+ * A scan read while a dialog is open on a scan screen (USERS 4 and 5): its characters would land on
+ * the dialog's focused button, and its Enter would press it — "Print again", a second label with no
+ * warning, and the scan lost. Characters typed where no text is taken are held instead, and the
+ * Enter that ends them is kept from the button and hands them over as a scan. A bare Enter (a person
+ * pressing the focused button) and typing into a text field are left alone.
+ */
+export function useScanInDialog(onScan: (code: string) => void): void {
+  useEffect(() => {
+    let held = '';
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!dialogOpen() || takesText(document.activeElement)) {
+        held = '';
+        return;
+      }
+      // Passed over without losing what is held: a scanner may type its STX or GS as Ctrl+B, Ctrl+].
+      if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
+      if (event.key === 'Enter' && held) {
+        event.preventDefault();
+        event.stopPropagation();
+        const code = stripControlCharacters(held).trim();
+        held = '';
+        if (code) onScan(code);
+      } else if (event.key.length === 1 && event.key !== ' ') {
+        // Held, not typed: on a focused <select> a scan's letters would choose another printer.
+        event.preventDefault();
+        held += event.key;
+      }
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [onScan]);
 }

@@ -24,6 +24,7 @@ export function PrintDialog({
   shipmentId,
   documents,
   avoidPrinterId,
+  onPrinted,
 }: {
   open: boolean;
   onClose: () => void;
@@ -32,10 +33,12 @@ export function PrintDialog({
   documents: ShipmentDocument[];
   /** "Print on another printer": a printer that just failed is not the one offered first. */
   avoidPrinterId?: string | null;
+  /** Every job of a print (or a retry) is done: the Pack screen closes the dialog then. */
+  onPrinted?: () => void;
 }) {
   return (
     <Dialog title="Print" open={open} onClose={onClose} wide>
-      <PrintPanel orgId={orgId} shipmentId={shipmentId} documents={documents} onClose={onClose} avoidPrinterId={avoidPrinterId ?? null} />
+      <PrintPanel orgId={orgId} shipmentId={shipmentId} documents={documents} onClose={onClose} avoidPrinterId={avoidPrinterId ?? null} onPrinted={onPrinted} />
     </Dialog>
   );
 }
@@ -46,12 +49,14 @@ function PrintPanel({
   documents,
   onClose,
   avoidPrinterId,
+  onPrinted,
 }: {
   orgId: string;
   shipmentId: string;
   documents: ShipmentDocument[];
   onClose: () => void;
   avoidPrinterId: string | null;
+  onPrinted: (() => void) | undefined;
 }) {
   const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
   const groups = printGroups(documents);
@@ -100,6 +105,7 @@ function PrintPanel({
         made.push(...answer.jobs);
         setJobs([...made]);
       }
+      if (made.length && made.every(printed)) onPrinted?.();
     } catch (caught) {
       setError(caught);
     } finally {
@@ -112,6 +118,7 @@ function PrintPanel({
     try {
       const again = await client.call('printJobs.retry', { params: { orgId, jobId: job.id } });
       setJobs((current) => current.map((old) => (old.id === job.id ? again : old)));
+      if (printed(again) && jobs.every((other) => other.id === job.id || printed(other))) onPrinted?.();
     } catch (caught) {
       setError(caught);
     }
@@ -194,6 +201,8 @@ function PrintPanel({
     </div>
   );
 }
+
+const printed = (job: PrintJob) => job.status === 'done';
 
 function PrinterChoice({
   group,
