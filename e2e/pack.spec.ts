@@ -318,6 +318,41 @@ test.describe('a packing station at 1024 × 768', () => {
     });
   });
 
+  test('a printer whose print failed is not remembered; the next send prints where it should', async ({ page }) => {
+    const { call, orgId, result, jobsOfOrder, danishOrder, stationDefault } = await openPack(page);
+    const working = await stationDefault();
+    const unplugged = await call('POST', '/printers', { name: 'Unplugged desk', driver: 'file', target: `${defaultDir}-not-mounted`, format: 'pdf', labelSize: '100X150' });
+    const desk = (await call('GET', '/printers')).data.find((printer: { name: string }) => printer.name === 'Desk printer');
+    const remembered = () => page.evaluate((key) => localStorage.getItem(key), `shipdesk.printer.${orgId}.pdf`);
+    const dialog = page.getByRole('dialog', { name: 'Print' });
+
+    await scan(page, 'SHP-000002');
+    await result.getByRole('button', { name: 'Print label' }).click();
+    const choice = dialog.getByLabel('Printer for PDF');
+    await choice.selectOption({ label: 'Unplugged desk · 100X150' });
+    await dialog.getByRole('button', { name: 'Print', exact: true }).click();
+    await expect(dialog.getByRole('table', { name: 'Print jobs' })).toContainText('Failed');
+    await expect(dialog.getByText('Remembered on this station once you print')).toBeVisible();
+    expect(await remembered()).not.toBe(unplugged.id);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    // The rule's own printer takes the next label, not the one that just failed.
+    await danishOrder('A-1007');
+    await scan(page, 'A-1007');
+    await expect(result).toContainText('not sent yet');
+    await page.keyboard.press('Enter');
+    await expect(result).toContainText('Label sent to Desk printer');
+    expect(await jobsOfOrder('A-1007')).toMatchObject([{ status: 'done', printerId: desk.id }]);
+
+    // A print that worked is remembered.
+    await result.getByRole('button', { name: 'Print label' }).click();
+    await choice.selectOption({ label: 'Station default · 100X150 (default)' });
+    await dialog.getByRole('button', { name: 'Print', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    expect(await remembered()).toBe(working.id);
+  });
+
   test('the scans of the session survive a reload, not a sign-out', async ({ page }) => {
     const { box, log } = await openPack(page);
     await scan(page, 'NOPE-77');

@@ -99,9 +99,10 @@ function PrintPanel({
       for (const group of groups) {
         const printerId = chosen[group.key];
         if (!printerId) continue;
-        rememberPrinter(orgId, group.key, printerId);
         const documentIds = group.documents.map((document) => document.id);
         const answer = await client.call('shipments.print', { params: { orgId, shipmentId }, body: { printerId, documentIds, copies: Number(copies) || 1 } });
+        // Only a printer that printed becomes this station's: a send prints there too (USERS 1).
+        if (answer.jobs.every(printed)) rememberPrinter(orgId, group.key, printerId);
         made.push(...answer.jobs);
         setJobs([...made]);
       }
@@ -117,6 +118,8 @@ function PrintPanel({
     setError(null);
     try {
       const again = await client.call('printJobs.retry', { params: { orgId, jobId: job.id } });
+      const group = groups.find((candidate) => candidate.documents.some((document) => document.id === again.documentId));
+      if (printed(again) && group && again.printerId) rememberPrinter(orgId, group.key, again.printerId);
       setJobs((current) => current.map((old) => (old.id === job.id ? again : old)));
       if (printed(again) && jobs.every((other) => other.id === job.id || printed(other))) onPrinted?.();
     } catch (caught) {
@@ -154,10 +157,7 @@ function PrintPanel({
           loading={printers.loading}
           value={chosen[group.key] ?? ''}
           remembered={rememberedPrinter(orgId, group.key) === chosen[group.key]}
-          onChange={(printerId) => {
-            setChosen({ ...chosen, [group.key]: printerId });
-            rememberPrinter(orgId, group.key, printerId);
-          }}
+          onChange={(printerId) => setChosen({ ...chosen, [group.key]: printerId })}
           onDownload={() => group.documents.forEach((document) => void download(document))}
         />
       ))}
