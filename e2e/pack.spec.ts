@@ -280,6 +280,72 @@ test.describe('a packing station at 1024 × 768', () => {
     return { call, orgId, box, main, stationDefault, result: main.locator('.pack-result'), log: main.getByRole('table', { name: 'Scans this session, newest first' }), jobsOf, jobsOfOrder, danishOrder };
   }
 
+  test('Send and print prints the label when the rule does not, and only once when it does', async ({ page }) => {
+    const { call, result, jobsOf, jobsOfOrder, danishOrder, stationDefault: makeDefault } = await openPack(page);
+    const carrier = (await call('GET', '/carriers')).data.find((one: { name: string }) => one.name === 'Own trucks');
+    const shipment = (reference: string) =>
+      call('POST', '/shipments', {
+        type: 'outbound',
+        reference,
+        carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
+        parties: [{ type: 'receiver', name: 'Jens Hansen', address1: 'Nørregade 1', postalCode: '1165', city: 'København K', countryCode: 'DK' }],
+        parcels: [{ weight: 1.5, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [] }],
+      });
+
+    await test.step('no rule and no default printer: sent, and the card says why no label came out', async () => {
+      expect((await shipment('NORULE-1')).shippingRule ?? null).toBeNull();
+      await scan(page, 'NORULE-1');
+      await expect(result.getByRole('button', { name: /Send and print/ })).toBeVisible();
+      await page.keyboard.press('Enter');
+      await expect(result.getByRole('heading', { level: 2 })).toHaveText('NORULE-1 Dispatched');
+      await expect(result.getByRole('alert')).toContainText('No label was printed: No printer chosen and no default printer for PDF');
+      await expect(result.getByRole('button', { name: 'Print label' })).toBeVisible();
+    });
+
+    const stationDefault = await makeDefault();
+
+    await test.step('no rule: the label goes to the default printer', async () => {
+      await shipment('NORULE-2');
+      await scan(page, 'NORULE-2');
+      await expect(result.getByRole('heading', { level: 2 })).toHaveText('NORULE-2 Pending'); // an Enter before that is ignored
+      await page.keyboard.press('Enter');
+      await expect(result.getByRole('heading', { level: 2 })).toHaveText('NORULE-2 Dispatched');
+      await expect(result).toContainText('Label sent to Station default');
+      expect(await jobsOf('NORULE-2')).toMatchObject([{ status: 'done', printerId: stationDefault.id }]);
+      expect(readdirSync(defaultDir)).toEqual([expect.stringMatching(/^NORULE-2-/)]);
+    });
+
+    await test.step('a rule that does not print labels by itself: the Pack screen prints it', async () => {
+      const address = (await call('GET', '/sender-addresses')).data[0];
+      await call('POST', '/shipping-rules', { name: 'Norway, no printing', carrierId: carrier.id, productId: 'local_parcel', services: [], senderAddressId: address.id, receivingCountries: ['NO'], conditions: [], autoPrintLabels: false });
+      const channel = (await call('GET', '/order-channels')).data[0];
+      await call('POST', '/orders', {
+        orderNumber: 'N-3001',
+        orderChannelId: channel.id,
+        customerName: 'Kari Nordmann',
+        shippingAddress: { name: 'Kari Nordmann', address1: 'Storgata 1', postalCode: '0155', city: 'Oslo', countryCode: 'NO' },
+        orderLines: [{ name: 'Stoneware mug', sku: 'MUG-01', quantity: 1, weight: 0.4 }],
+      });
+      await scan(page, 'N-3001');
+      await expect(result).toContainText('shipment made by rule “Norway, no printing”, not sent yet');
+      await page.keyboard.press('Enter');
+      await expect(result).toContainText('Label sent to Station default');
+      expect(await jobsOfOrder('N-3001')).toMatchObject([{ status: 'done', printerId: stationDefault.id }]);
+    });
+
+    await test.step("a rule that prints: its print only, never a second one from the Pack screen", async () => {
+      await danishOrder('A-1006');
+      const before = labelFiles().length;
+      await scan(page, 'A-1006');
+      await expect(result).toContainText('not sent yet');
+      await page.keyboard.press('Enter');
+      await expect(result).toContainText('Label sent to Desk printer');
+      expect(await jobsOfOrder('A-1006')).toHaveLength(1);
+      expect(labelFiles()).toHaveLength(before + 1);
+      expect(readdirSync(defaultDir)).toHaveLength(2);
+    });
+  });
+
   test('after Print label, the next scan is a scan: never a second label', async ({ page }) => {
     const { box, main, result, log, jobsOf, stationDefault } = await openPack(page);
     await stationDefault();

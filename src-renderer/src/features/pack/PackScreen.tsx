@@ -289,15 +289,19 @@ function PrintLine({ result }: { result: Extract<PackResult, { kind: 'shipment' 
       </p>
     );
   }
+  if (result.sent && result.printRefused) {
+    return (
+      <p className="pack-print pack-print-bad" role="alert">
+        No label was printed: {result.printRefused.replace(/\.?$/, '.')} Use “Print label” once a printer is ready.
+      </p>
+    );
+  }
   if (result.sent && printErrors.length) {
     return (
       <p className="pack-print pack-print-bad" role="alert">
         {printErrors[printErrors.length - 1]?.message}
       </p>
     );
-  }
-  if (result.sent && result.print) {
-    return <p className="pack-print pack-print-info">No label was printed: the shipping rule does not print labels by itself. Use “Print label”.</p>;
   }
   return null;
 }

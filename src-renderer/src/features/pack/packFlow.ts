@@ -5,7 +5,7 @@ import type { Shipment, ShipmentListItem, ShipmentStatus } from '../../../../src
 import { client } from '../../lib/api';
 import { exactMatches } from '../../lib/scan';
 import { describeError } from '../../components/ErrorNotice';
-import { sendBodyOf } from '../shipments/printerChoice';
+import { printGroups, rememberedPrinter, sendBodyOf } from '../shipments/printerChoice';
 
 /**
  * What a scan on the pack screen does (USERS 5), without the screen: find what the code names, make
@@ -48,6 +48,8 @@ export type PackResult =
       /** Sent by this scan or its confirmation. */
       sent: boolean;
       print: PrintState | null;
+      /** Why the label the Pack screen printed after the send did not print (no printer at all, say). */
+      printRefused?: string;
       /** More open shipments of the same order (splits), besides this one. */
       otherOpen: number;
       problem: PackProblem | null;
@@ -176,19 +178,56 @@ function createProblem(error: unknown, order: { id: string; orderNumber: string 
 }
 
 /**
- * Books the shown shipment; its rule's autoPrintLabels prints the label before the answer comes, so
- * the print-job log read afterwards tells where the label went. A refusal keeps the shipment on
- * screen, read again (a carrier failure leaves it in error with its reasons).
+ * Books the shown shipment and makes sure its label prints (USERS 5: scan, shipment, label printed).
+ * The rule's autoPrintLabels prints before the answer comes, so the print-job log read afterwards
+ * tells which labels it took; the others (no rule, a rule that does not print) are printed here.
+ * A refusal keeps the shipment on screen, read again (a carrier failure leaves it in error with its
+ * reasons).
  */
 export async function sendAndPrint(orgId: string, result: Extract<PackResult, { kind: 'shipment' }>): Promise<PackResult> {
   const params = { orgId, shipmentId: result.shipment.id };
   try {
     const shipment = await client.call('shipments.send', { params, body: sendBodyOf(orgId) });
-    return { ...result, shipment, sent: true, print: await readPrintState(orgId, shipment), problem: null };
+    const print = await readPrintState(orgId, shipment);
+    const sent = { ...result, shipment, sent: true, print, problem: null };
+    // Not knowing what printed (the log could not be read) prints nothing: never a double print.
+    const unprinted = print ? unprintedLabels(shipment, print) : [];
+    if (!print || unprinted.length === 0) return sent;
+    const printRefused = await printLabels(orgId, shipment, unprinted, print);
+    return { ...sent, print: await readPrintState(orgId, shipment), ...(printRefused ? { printRefused } : {}) };
   } catch (error) {
     const shipment = await client.call('shipments.get', { params }).catch(() => result.shipment);
     return { ...result, shipment, problem: sendProblem(error, shipment) };
   }
+}
+
+/**
+ * Labels with no print job: the send did not print them. A label the rule's print took, even one
+ * that failed, has a job and is left to Retry or Print label, never printed a second time here.
+ */
+function unprintedLabels(shipment: Shipment, print: PrintState) {
+  const taken = new Set(print.jobs.map((job) => job.documentId));
+  return shipment.documents.filter((document) => document.documentType === 'label' && !taken.has(document.id));
+}
+
+/**
+ * Prints labels on this station's remembered printer for their format, else (none remembered, or
+ * deleted since) on the organization's default for it, which the server picks. Answers why nothing
+ * could be printed, or null; a job that failed is in the print-job log and says so itself.
+ */
+async function printLabels(orgId: string, shipment: Shipment, labels: Shipment['documents'], print: PrintState): Promise<string | null> {
+  for (const group of printGroups(labels)) {
+    const remembered = rememberedPrinter(orgId, group.key);
+    const printerId = remembered && print.printerNames.has(remembered) ? remembered : undefined;
+    const documentIds = group.documents.map((document) => document.id);
+    try {
+      await client.call('shipments.print', { params: { orgId, shipmentId: shipment.id }, body: { documentIds, ...(printerId ? { printerId } : {}) } });
+    } catch (error) {
+      const described = describeError(error);
+      return described.detail || described.summary;
+    }
+  }
+  return null;
 }
 
 function sendProblem(error: unknown, shipment: Shipment): PackProblem {
@@ -259,6 +298,7 @@ export function summarize(result: PackResult): { text: string; tone: 'ok' | 'bad
   if (result.problem) return { text: `${shipment.reference}: ${result.problem.title}`, tone: 'bad', link };
   if (result.sent) {
     const print = printSummary(result.print);
+    if (!print && result.printRefused) return { text: `Sent ${shipment.reference} · No label printed: ${result.printRefused}`, tone: 'bad', link };
     return { text: `Sent ${shipment.reference}${print ? ` · ${print.text}` : ''}`, tone: print?.tone === 'bad' ? 'bad' : 'ok', link };
   }
   if (result.made) return { text: `Made ${shipment.reference}, not sent yet`, tone: 'info', link };
