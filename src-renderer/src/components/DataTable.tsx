@@ -47,13 +47,11 @@ export interface DataTableProps<T> {
   fit?: boolean;
 }
 
-const ROW_HEIGHT = 36;
-const VIEWPORT_ROWS = 16;
-const OVERSCAN = 6;
-
 /**
- * The tables of the app: pages, sorting and filtering happen on the server; only the rows in view
- * are rendered; the keyboard moves between rows (↑ ↓ Home End), opens one (Enter) and selects (Space).
+ * The tables of the app: pages, sorting and filtering happen on the server; every row of the page is
+ * rendered in the page's own flow (a page is at most a few dozen rows), so the list uses the window's
+ * height instead of a fixed window of rows; the keyboard moves between rows (↑ ↓ Home End), opens one
+ * (Enter) and selects (Space).
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { rows, total, page, limit } = props;
@@ -74,25 +72,15 @@ export function DataTable<T>(props: DataTableProps<T>) {
   });
 
   const [active, setActive] = useState(0);
-  const [scrollTop, setScrollTop] = useState(0);
   const viewport = useRef<HTMLDivElement>(null);
   const tableRows = table.getRowModel().rows;
   useEffect(() => setActive((current) => Math.min(current, Math.max(0, tableRows.length - 1))), [tableRows.length]);
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(tableRows.length, Math.ceil((scrollTop + VIEWPORT_ROWS * ROW_HEIGHT) / ROW_HEIGHT) + OVERSCAN);
-  const visibleColumns = table.getVisibleLeafColumns().length + (selectable ? 1 : 0);
-
+  // Focusing the row scrolls it into view.
   const focusRow = (index: number) => {
     const clamped = Math.max(0, Math.min(tableRows.length - 1, index));
     setActive(clamped);
-    const box = viewport.current;
-    if (box) {
-      const top = clamped * ROW_HEIGHT;
-      if (top < box.scrollTop) box.scrollTop = top;
-      else if (top + ROW_HEIGHT > box.scrollTop + box.clientHeight - ROW_HEIGHT) box.scrollTop = top - box.clientHeight + 2 * ROW_HEIGHT;
-    }
-    requestAnimationFrame(() => viewport.current?.querySelector<HTMLTableRowElement>(`tr[data-index="${clamped}"]`)?.focus());
+    viewport.current?.querySelector<HTMLTableRowElement>(`tr[data-index="${clamped}"]`)?.focus();
   };
 
   const toggle = (id: string) => {
@@ -141,7 +129,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         )}
       </div>
       )}
-      <div className="table-viewport" ref={viewport} style={{ maxHeight: VIEWPORT_ROWS * ROW_HEIGHT + 40 }} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
+      <div className="table-viewport" ref={viewport}>
         <table className={props.fit ? 'fit' : undefined} aria-label={props.label} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
           <thead>
             {table.getHeaderGroups().map((group) => (
@@ -175,13 +163,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
             ))}
           </thead>
           <tbody>
-            {first > 0 && (
-              <tr aria-hidden="true" style={{ height: first * ROW_HEIGHT }}>
-                <td colSpan={visibleColumns} />
-              </tr>
-            )}
-            {tableRows.slice(first, last).map((row, offset) => {
-              const index = first + offset;
+            {tableRows.map((row, index) => {
               const checked = props.selected?.has(row.id) ?? false;
               return (
                 <tr
@@ -191,7 +173,6 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   aria-selected={selectable ? checked : undefined}
                   tabIndex={index === active ? 0 : -1}
                   className={checked ? 'row-selected' : undefined}
-                  style={{ height: ROW_HEIGHT }}
                   onFocus={() => setActive(index)}
                   onKeyDown={(event) => onKeyDown(event, index, row.original, row.id)}
                   onDoubleClick={() => props.onOpen?.(row.original)}
@@ -207,11 +188,6 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 </tr>
               );
             })}
-            {last < tableRows.length && (
-              <tr aria-hidden="true" style={{ height: (tableRows.length - last) * ROW_HEIGHT }}>
-                <td colSpan={visibleColumns} />
-              </tr>
-            )}
           </tbody>
         </table>
         {rows.length === 0 && !props.loading && <p className="empty">{props.empty ?? 'Nothing here yet.'}</p>}

@@ -11,8 +11,9 @@ const column = createColumnHelper<ShipmentListItem>();
 /**
  * The shipments table's columns; the ids of sortable ones are the list operation's sort fields.
  * Long names are cut at the column's width (the whole name in the tooltip) and dates are short, so
- * every column fits a 1360 px window without scrolling sideways: the table is laid out to fit
- * (DataTable `fit`), the `.col-…` classes (styles.css) fix the narrow columns' widths and the names share the rest.
+ * every column fits a 1024 px window without scrolling sideways: the table is laid out to fit
+ * (DataTable `fit`), the `.col-…` classes (styles.css, narrower below 1200 px) fix the narrow columns'
+ * widths and the names share the rest.
  */
 export function shipmentColumns(carrierNames: ReadonlyMap<string, string>, productNames: ProductNames) {
   return [
