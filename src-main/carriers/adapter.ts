@@ -35,6 +35,8 @@ export interface LabelSpec {
 export interface BookingParty {
   name: string;
   attention: string | null;
+  /** The party's company when neither its name nor attention shows it (src-shared/partyCompany.ts). */
+  company: string | null;
   address1: string;
   address2: string | null;
   postalCode: string;

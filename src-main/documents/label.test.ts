@@ -184,11 +184,35 @@ describe('renderLabel pdf', () => {
     expect(texts).toContain('Nørrebrogade 5 lok. 3');
   });
 
-  it('cuts a name too long for the label with an ellipsis', async () => {
+  it('wraps a name too long for one line onto a second, and cuts what does not fit in two with an ellipsis', async () => {
     const receiver = { ...sample().receiver, name: 'Very Long Company Name '.repeat(10) };
     const { texts, origins, width } = await readPdf(await renderLabel(sample({ receiver }), 'pdf', '100X150'));
-    expect(texts.some((text) => text.startsWith('Very Long Company') && text.endsWith('…'))).toBe(true);
+    const first = texts.findIndex((text) => text.startsWith('Very Long Company'));
+    expect(texts[first]?.endsWith('…')).toBe(false);
+    expect(texts[first + 1]).toMatch(/^(Very|Long|Company|Name) .*…$/);
     expect(Math.max(...origins.map(([x]) => x))).toBeLessThan(width);
+  });
+
+  it('keeps every word of a street line that needs two lines, in PDF and in ZPL', async () => {
+    const address1 = 'Industrivej Syd 1234, Bygning C, Port 7, Lager 3, indgang fra gården';
+    const receiver = { ...sample().receiver, address1 };
+    const { texts } = await readPdf(await renderLabel(sample({ receiver }), 'pdf', 'A6'));
+    const first = texts.findIndex((text) => text.startsWith('Industrivej'));
+    expect(first).toBeGreaterThan(-1);
+    expect(`${texts[first]} ${texts[first + 1]}`).toBe(address1);
+    expect(texts.join('\n')).not.toContain('…');
+
+    const zpl = (await renderLabel(sample({ receiver }), 'zpl', '100X150')).toString('utf8');
+    const fields = [...zpl.matchAll(/\^FD(.*?)\^FS/g)].map((match) => match[1]);
+    const zplFirst = fields.findIndex((field) => field?.startsWith('Industrivej'));
+    expect(`${fields[zplFirst]} ${fields[zplFirst + 1]}`).toBe(address1);
+  });
+
+  it("prints the receiver's company between the name and the contact", async () => {
+    const receiver = { ...sample().receiver, name: 'Jens Hansen', company: 'Hansen Tømrer ApS', attention: 'Varemodtagelsen' };
+    const { texts } = await readPdf(await renderLabel(sample({ receiver }), 'pdf', '100X150'));
+    const name = texts.indexOf('Jens Hansen');
+    expect(texts.slice(name, name + 3)).toEqual(['Jens Hansen', 'Hansen Tømrer ApS', 'Att. Varemodtagelsen']);
   });
 
   it('fits a pasted wall of text quickly', async () => {

@@ -1,6 +1,6 @@
 import type { DocumentFormat, LabelSize } from '../../src-shared/schemas/carrier';
 import { cleanText, fontsFor, standardFonts, unicodeFonts, type DocumentFonts } from './documentFonts';
-import { QUIET_MODULES, encodeCode128, fitText, renderPdf, renderZpl, textWidth, type BarcodeItem, type BoxItem, type Layout, type TextItem } from './labelDrawing';
+import { QUIET_MODULES, encodeCode128, fitText, renderPdf, renderZpl, textWidth, wrapText, type BarcodeItem, type BoxItem, type Layout, type TextItem } from './labelDrawing';
 import { POINTS_PER_MM, labelDimensions } from './labelSizes';
 
 export { ELLIPSIS, LabelRenderError, type LabelRenderErrorCode } from './labelDrawing';
@@ -21,6 +21,8 @@ export { ELLIPSIS, LabelRenderError, type LabelRenderErrorCode } from './labelDr
 export interface LabelParty {
   name: string;
   attention?: string | null;
+  /** Printed under the name; the caller leaves it out when the name or attention shows it. */
+  company?: string | null;
   address1: string;
   address2?: string | null;
   postalCode: string;
@@ -97,6 +99,14 @@ function layoutLabel(data: LabelData, size: LabelSize, fonts: DocumentFonts): La
     y += designSize * scale * 1.22;
   };
 
+  // The receiver's name and street lines wrap onto a second line rather than lose their end.
+  const wrapped = (raw: string, bold: boolean, designSize: number) => {
+    for (const { text, fontSize } of wrapText(fonts, raw, bold, designSize * scale, contentWidth, 2)) {
+      texts.push({ text, bold, size: fontSize, x: margin, top: y, width: contentWidth, align: 'left' });
+      y += designSize * scale * 1.22;
+    }
+  };
+
   const rule = () => {
     y += mm(1);
     const thickness = Math.max(0.75, 1.2 * scale);
@@ -116,6 +126,7 @@ function layoutLabel(data: LabelData, size: LabelSize, fonts: DocumentFonts): La
   line('From', true, 6.5);
   const sender = data.sender;
   line(sender.name, false, 8);
+  if (sender.company) line(sender.company, false, 8);
   if (sender.attention) line(`Att. ${sender.attention}`, false, 8);
   line(sender.address1, false, 8);
   if (sender.address2) line(sender.address2, false, 8);
@@ -126,10 +137,11 @@ function layoutLabel(data: LabelData, size: LabelSize, fonts: DocumentFonts): La
   // Receiver, large: this is what the driver reads.
   line('To', true, 7);
   const receiver = data.receiver;
-  line(receiver.name, true, 15);
+  wrapped(receiver.name, true, 15);
+  if (receiver.company) line(receiver.company, true, 11);
   if (receiver.attention) line(`Att. ${receiver.attention}`, false, 11);
-  line(receiver.address1, false, 12);
-  if (receiver.address2) line(receiver.address2, false, 12);
+  wrapped(receiver.address1, false, 12);
+  if (receiver.address2) wrapped(receiver.address2, false, 12);
   line(`${receiver.postalCode} ${receiver.city}`, true, 15);
   line(receiver.countryCode, true, 15);
   if (receiver.phone) line(`Tel. ${receiver.phone}`, false, 10);

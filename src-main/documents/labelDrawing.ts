@@ -92,6 +92,27 @@ export function fitText(fonts: DocumentFonts, raw: string, bold: boolean, fontSi
   return { text: fitted, fontSize: size };
 }
 
+/**
+ * Breaks text at spaces over at most `maxLines` lines at full size; only the last line shrinks and is
+ * cut as fitText does. A long street or company name on a label is read, not guessed from a stump.
+ */
+export function wrapText(fonts: DocumentFonts, raw: string, bold: boolean, fontSize: number, maxWidth: number, maxLines: number): { text: string; fontSize: number }[] {
+  const lines: { text: string; fontSize: number }[] = [];
+  let rest = cleanText(raw);
+  const fits = (text: string) => textWidth(fonts, text, bold, fontSize) <= maxWidth;
+  while (lines.length < maxLines - 1 && !fits(rest)) {
+    const words = rest.split(' ');
+    let taken = 0;
+    while (taken < words.length - 1 && fits(words.slice(0, taken + 1).join(' '))) taken += 1;
+    // A first word wider than the line is shrunk and cut like any other text.
+    if (taken === 0) break;
+    lines.push({ text: words.slice(0, taken).join(' '), fontSize });
+    rest = words.slice(taken).join(' ');
+  }
+  lines.push(fitText(fonts, rest, bold, fontSize, maxWidth));
+  return lines;
+}
+
 /** Code 128 wants at least 10 modules of white either side. */
 export const QUIET_MODULES = 10;
 

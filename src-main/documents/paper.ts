@@ -16,6 +16,8 @@ import { POINTS_PER_MM, labelDimensions } from './labelSizes';
 export interface PaperParty {
   name: string;
   attention?: string | null;
+  /** Printed under the name; the caller leaves it out when the name or attention shows it. */
+  company?: string | null;
   address1: string;
   address2?: string | null;
   postalCode: string;
@@ -346,6 +348,7 @@ export class PaperLayout {
 /** A party as address lines, the way a customs officer or a packer reads it. */
 export function partyLines(party: PaperParty): string[] {
   const lines = [party.name];
+  if (party.company) lines.push(party.company);
   if (party.attention) lines.push(`Att. ${party.attention}`);
   lines.push(party.address1);
   if (party.address2) lines.push(party.address2);

@@ -23,6 +23,7 @@ import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/allocation';
 import { toKg } from '../units';
 import { assertActionAllowed } from './lifecycle';
+import { printedCompany } from '../../../src-shared/partyCompany';
 import { loadShipmentRecord, readShipment, recordActivity, recordError, setStatus, type PartyRow, type ShipmentRecord } from './repository';
 import {
   NO_SHIPPING_DOCUMENTS,
@@ -121,6 +122,7 @@ function bookingParty(party: PartyRow): BookingParty {
   return {
     name: party.name,
     attention: party.attention || null,
+    company: printedCompany(party),
     address1: party.address1,
     address2: party.address2 || null,
     postalCode: party.postalCode,

@@ -3,6 +3,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { PartyInput } from '../../../src-shared/schemas/shipment';
 import { orders } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
+import { companyAttribute } from '../../../src-shared/partyCompany';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -41,8 +42,11 @@ export function receiverFromOrder(order: OrderRow): PartyInput {
     countryCode: address.countryCode,
     attributes: [],
   };
-  const attention = optional(address.attention) ?? optional(address.company);
+  // A company without a contact goes on the attention line, as before the company attribute.
+  const company = optional(address.company);
+  const attention = optional(address.attention) ?? company;
   if (attention) party.attention = attention;
+  if (company) party.attributes = [companyAttribute(company)];
   const address2 = optional(address.address2);
   if (address2) party.address2 = address2;
   const phone = optional(address.phone);

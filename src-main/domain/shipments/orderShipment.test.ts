@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../../testing/shippingPapers';
 import { setupLocalCarrier, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
 
 let t: TestServer;
@@ -54,6 +55,21 @@ describe('POST /orders/{orderId}/shipments', () => {
     expect(s.parcels[0].orderLines[0]).toMatchObject({ description: 'Mug', tarrifNumber: '6912', countryOfOrigin: 'DK', unitPrice: 50 });
     const detail = (await t.request('GET', `${org()}/orders/${order.id}`)).body;
     expect(detail).toMatchObject({ status: 'processing', shipmentCount: 1 });
+  });
+
+  it('keeps the company of an address that also has a contact, and prints it on the label', async () => {
+    const order = await createOrder({
+      shippingAddress: { name: 'Kim Larsen', attention: 'Goods receiving', company: 'Larsen ApS', address1: 'Vestergade 3', city: 'Odense', postalCode: '5000', countryCode: 'DK' },
+    });
+    const created = (await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body;
+    const receiver = created.parties.find((p: { type: string }) => p.type === 'receiver');
+    expect(receiver).toMatchObject({ name: 'Kim Larsen', attention: 'Goods receiving', attributes: [{ name: 'company', value: 'Larsen ApS' }] });
+
+    const sent = await t.request('POST', `${org()}/shipments/${created.id}/send`);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const lines = pdfText(Buffer.from(sent.body.documents[0].content, 'base64')).split('\n').map((line) => line.trim());
+    const name = lines.indexOf('Kim Larsen');
+    expect(lines.slice(name, name + 3)).toEqual(['Kim Larsen', 'Larsen ApS', 'Att. Goods receiving']);
   });
 
   it('places only what is left, and answers 409 when nothing is', async () => {

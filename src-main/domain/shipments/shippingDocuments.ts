@@ -13,6 +13,7 @@ import { renderInvoice } from '../../documents/invoice';
 import { renderPackingList } from '../../documents/packingList';
 import type { PaperParty, ShippingPaperData } from '../../documents/paper';
 import { toKg } from '../units';
+import { printedCompany } from '../../../src-shared/partyCompany';
 import type { PartyRow, ShipmentRecord } from './repository';
 
 export type PaperDocumentType = Exclude<(typeof documentTypes)[number], 'label'>;
@@ -54,6 +55,7 @@ function paperParty(party: PartyRow | undefined): PaperParty {
   return {
     name: party.name,
     attention: party.attention,
+    company: printedCompany(party),
     address1: party.address1,
     address2: party.address2,
     postalCode: party.postalCode,

@@ -1,5 +1,6 @@
 import type { Party, Shipment } from '../../../../src-shared/schemas/shipment';
 import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
+import { printedCompany } from '../../../../src-shared/partyCompany';
 import { formatDateTime, formatWeight, humanize } from '../../lib/format';
 import { Link } from '../../app/router';
 import { serviceNamesOf } from './productNames';
@@ -120,9 +121,11 @@ export function ErrorsCard({ shipment }: { shipment: Shipment }) {
 }
 
 function PartyAddress({ party }: { party: Party }) {
+  const company = printedCompany(party);
   return (
     <address>
       <strong>{party.name}</strong>
+      {company && <> · {company}</>}
       {party.attention && <> · Att. {party.attention}</>}
       <br />
       {party.address1}
