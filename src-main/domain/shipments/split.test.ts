@@ -401,6 +401,37 @@ describe('split', () => {
     expect(grams.body.newShipment.reference).toBe('ORD-W-3');
   });
 
+  it('moves the order weight of lines placed by hand or rewritten by a PATCH, as they are tied to the order', async () => {
+    const orderId = insertOrder(t.org, [
+      { sku: 'MUG', quantity: 4, weight: 400, weightUnit: 'g' },
+      { sku: 'POT', quantity: 1, weight: 1.2 },
+    ]);
+    // A packer weighs the box with its packaging (3 kg, not the goods' 2.8 kg) and types the lines in.
+    const byHand = await shipmentFromOrder(orderId, {
+      parcels: [{ weight: 3, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 20 }, orderLines: [{ sku: 'MUG', quantity: 4 }, { sku: 'POT', quantity: 1 }] }],
+    });
+    const parcel = byHand.parcels[0];
+    const pot = parcel.orderLines.find((line: { sku: string }) => line.sku === 'POT');
+    const res = await t.request('POST', splitPath(byHand.id, parcel.id), { body: { orderLineIds: [pot.id] } });
+    expect(res.status).toBe(201);
+    // The teapot's 1.2 kg, not the parcel's 3 kg shared by units (0.6 kg).
+    expect(res.body.newShipment.parcels[0].weight).toBe(1.2);
+    expect(res.body.originalShipment.parcels[0].weight).toBe(1.8);
+
+    // A PATCH of parcels rewrites the lines without weights of their own; the order still knows them.
+    const patched = await t.request('PATCH', `${shipmentsPath()}/${byHand.id}`, {
+      body: { parcels: [{ weight: 1800, weightUnit: 'g', dimensions: { length: 30, width: 20, height: 20 }, orderLines: [{ sku: 'MUG', quantity: 4 }] }] },
+    });
+    expect(patched.status).toBe(200);
+    const patchedParcel = patched.body.parcels[0];
+    const batch = await t.request('POST', batchPath(byHand.id, patchedParcel.id), {
+      body: { shipments: [{ orderLines: [{ id: patchedParcel.orderLines[0].id, quantity: 1 }] }] },
+    });
+    expect(batch.status).toBe(201);
+    expect(batch.body.newShipments[0].parcels[0]).toMatchObject({ weight: 400, weightUnit: 'g' });
+    expect(batch.body.originalShipment.parcels[0]).toMatchObject({ weight: 1400, weightUnit: 'g' });
+  });
+
   it('never takes a parcel below zero weight', async () => {
     const orderId = insertOrder(t.org, [
       { sku: 'HEAVY', quantity: 1, weight: 5 },

@@ -7,10 +7,10 @@
  * and only then writes, so a failed check changes nothing and two concurrent splits of the same
  * parcel cannot both take the same units (the second one reads what the first one left).
  */
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import type { BatchSplitInput, Shipment, SplitInput } from '../../../src-shared/schemas/shipment';
-import { parcelOrderLines, parcels, shipments } from '../../db/schema';
+import { orderLines, parcelOrderLines, parcels, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/open';
@@ -18,7 +18,7 @@ import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/context';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/allocation';
-import { fromKg, roundWeight } from '../units';
+import { fromKg, roundWeight, toKg } from '../units';
 import { checkCarrierChoice, insertShipments, type CarrierChoice, type ShipmentDraft } from './create';
 import { assertActionAllowed } from './lifecycle';
 import {
@@ -216,21 +216,49 @@ function planSplit(db: ReadDb, record: ShipmentRecord, parcel: ParcelRecord, tar
   if (linesLeft === 0) throw invalidSplit(`The split would leave shipment ${record.row.id} without any order line`);
 
   const parcelUnits = parcel.lines.reduce((sum, line) => sum + line.quantity, 0);
+  const unitWeights = unitWeightsKg(db, parcel.lines);
   const references = referencesFor(db, record.row, targets);
   return resolved.map(({ moves }, index) => ({
     reference: references[index] as string,
     moves,
-    weight: roundWeight(movedWeight(parcel, parcelUnits, moves)),
+    weight: roundWeight(movedWeight(parcel, parcelUnits, moves, unitWeights)),
   }));
 }
 
 /**
- * Σ unit weight × quantity when every moved line knows its unit weight (lines from orders do),
- * else the parcel's weight × the moved share of its units; in the parcel's own unit.
+ * The unit weight in kg of each line of the parcel, when the order knows it: the weight the
+ * order-based create wrote on the line, else that of the order line it is tied to. Lines placed by
+ * hand (POST /shipments with orderId and parcels, a PATCH of parcels) are tied to their order line
+ * but carry no weight of their own, and decisions §7 moves the order's weight whenever it knows one.
  */
-function movedWeight(parcel: ParcelRecord, parcelUnits: number, moves: readonly { line: ParcelLineRow; quantity: number }[]): number {
-  if (moves.every((move) => move.line.unitWeightKg !== null)) {
-    const kg = moves.reduce((sum, move) => sum + (move.line.unitWeightKg as number) * move.quantity, 0);
+function unitWeightsKg(db: ReadDb, lines: readonly ParcelLineRow[]): Map<string, number | null> {
+  const linked = lines.filter((line) => line.unitWeightKg === null && line.orderLineId !== null).map((line) => line.orderLineId as string);
+  const orderWeights = new Map(
+    (linked.length
+      ? db
+          .select({ id: orderLines.id, weight: orderLines.weight, weightUnit: orderLines.weightUnit })
+          .from(orderLines)
+          .where(inArray(orderLines.id, linked))
+          .all()
+      : []
+    ).map((row) => [row.id, row.weight === null ? null : toKg(row.weight, row.weightUnit)]),
+  );
+  return new Map(lines.map((line) => [line.id, line.unitWeightKg ?? (line.orderLineId ? (orderWeights.get(line.orderLineId) ?? null) : null)]));
+}
+
+/**
+ * Σ unit weight × quantity when every moved line's unit weight is known (from its order), else the
+ * parcel's weight × the moved share of its units; in the parcel's own unit.
+ */
+function movedWeight(
+  parcel: ParcelRecord,
+  parcelUnits: number,
+  moves: readonly { line: ParcelLineRow; quantity: number }[],
+  unitWeights: ReadonlyMap<string, number | null>,
+): number {
+  const weightOf = (line: ParcelLineRow) => unitWeights.get(line.id) ?? null;
+  if (moves.every((move) => weightOf(move.line) !== null)) {
+    const kg = moves.reduce((sum, move) => sum + (weightOf(move.line) as number) * move.quantity, 0);
     return fromKg(kg, parcel.weightUnit);
   }
   const units = moves.reduce((sum, move) => sum + move.quantity, 0);
