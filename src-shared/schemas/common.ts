@@ -9,6 +9,11 @@ export const requiredText = () => z.string().min(1).max(MAX_TEXT);
 export const email = () => z.email().max(320);
 export const timestamp = () => z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 export const id = () => z.string().min(1).max(64);
+/**
+ * A coded field that a read shows as "" when it has no value (decisions: empty values), accepted as ""
+ * too, so a shipment read can be sent back as it is. "" is stored as no value.
+ */
+export const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), schema]);
 
 /** How deeply an open object may nest: ample for carrier parameters, far below SQLite's JSON limit (1000). */
 export const MAX_OPEN_DEPTH = 10;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, currencyCode, email, id, openObject, pageQuery, requiredText, text, timestamp } from './common';
+import { countryCode, currencyCode, email, emptyOr, id, openObject, pageQuery, requiredText, text, timestamp } from './common';
 import { senderAddressSchema } from './senderAddress';
 import { documentFormats, labelSizes } from './carrier';
 
@@ -209,26 +209,30 @@ export const partyInput = z.strictObject({
   city: requiredText(),
   countryCode: countryCode(),
   phone: text().optional(),
-  email: email().optional(),
+  email: emptyOr(email()).optional(),
   attributes: z.array(partyAttributeSchema).max(100).optional(),
 });
 export type PartyInput = z.infer<typeof partyInput>;
 
 export const parcelOrderLineInput = z.strictObject({
+  /** A line of this shipment, which keeps its id; left out, the line gets a new one (parcelIds.ts). */
+  id: id().optional(),
   sku: requiredText(),
   quantity: z.number().int().min(1).max(1_000_000),
   description: text().optional(),
   unitPrice: money().optional(),
-  currency: currencyCode().optional(),
+  currency: emptyOr(currencyCode()).optional(),
   vatPercent: z.number().min(0).max(100).optional(),
   location: text().optional(),
-  countryOfOrigin: countryCode().optional(),
+  countryOfOrigin: emptyOr(countryCode()).optional(),
   tarrifNumber: text().optional(),
 });
 export type ParcelOrderLineInput = z.infer<typeof parcelOrderLineInput>;
 
 /** decisions §5: a parcel requires weight ≥ 0, weightUnit and dimensions (each ≥ 0). */
 export const parcelInput = z.strictObject({
+  /** A parcel of this shipment, which keeps its id; left out, the parcel gets a new one (parcelIds.ts). */
+  id: id().optional(),
   weight: z.number().min(0),
   weightUnit: z.enum(weightUnits),
   dimensions: z.strictObject({

@@ -14,6 +14,7 @@ import { newId } from '../../db/ids';
 import type { ReadDb, WriteTx } from '../../db/tx';
 import type { Db } from '../../db/open';
 import { insertRows, prepared } from '../../db/prepared';
+import { assertKnownParcelIds } from './parcelIds';
 
 export type ShipmentRow = typeof shipments.$inferSelect;
 export type PartyRow = typeof shipmentParties.$inferSelect;
@@ -175,7 +176,7 @@ export function partyRows(shipmentId: string, parties: readonly PartyInput[]): (
     city: party.city,
     countryCode: party.countryCode,
     phone: party.phone ?? null,
-    email: party.email ?? null,
+    email: party.email || null,
     attributes: party.attributes ?? [],
   }));
 }
@@ -204,8 +205,18 @@ export interface ParcelDraft {
   orderLines: ParcelLineDraft[];
 }
 
-export function parcelDraftsFromInput(input: readonly ParcelInput[]): ParcelDraft[] {
-  return input.map((parcel) => ({ ...parcel, orderLines: parcel.orderLines.map((line) => ({ ...line })) }));
+/** Parcels as a body gives them; `existing` are the shipment's parcels, whose ids the body may keep. */
+export function parcelDraftsFromInput(input: readonly ParcelInput[], existing: readonly ParcelRecord[] = []): ParcelDraft[] {
+  assertKnownParcelIds(input, existing);
+  return input.map((parcel) => ({
+    ...parcel,
+    orderLines: parcel.orderLines.map(({ currency, countryOfOrigin, ...line }) => ({
+      ...line,
+      // "" is how a read shows no value (schemas: emptyOr), so it is stored as none.
+      ...(currency ? { currency } : {}),
+      ...(countryOfOrigin ? { countryOfOrigin } : {}),
+    })),
+  }));
 }
 
 /** Parcels and their lines for many shipments: every parcel first, as the lines refer to them. */

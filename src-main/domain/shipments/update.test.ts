@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localCarrier } from '../../carriers/local';
 import { shipmentStatuses, type ShipmentStatus } from '../../../src-shared/schemas/shipment';
-import { setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
+import { receiverParty, setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
 import { allowedSources, patchTransitions } from './lifecycle';
 
 let t: TestServer;
@@ -227,5 +227,55 @@ describe('DELETE and cancel', () => {
       ['book', null],
       ['void', 'the carrier is closed for the night'],
     ]);
+  });
+});
+
+describe('PATCH takes back what a read shows', () => {
+  it('a read sent back keeps parcel and line ids, and "" stays no value', async () => {
+    const { email: _email, ...withoutEmail } = receiverParty();
+    const shipment = await create({ parties: [withoutEmail] });
+    const read = (await t.request('GET', `${base()}/${shipment.id}`)).body;
+    const [parcel] = read.parcels;
+    // The receiver has no email and TEA-02 no country of origin: the read shows them as "".
+    expect(read.parties.find((p: { type: string }) => p.type === 'receiver').email).toBe('');
+    expect(parcel.orderLines[1].countryOfOrigin).toBe('');
+    const res = await t.request('PATCH', `${base()}/${shipment.id}`, {
+      body: { parties: read.parties, parcels: [{ ...parcel, weight: 3.1 }, { ...parcel, id: undefined, orderLines: [{ ...parcel.orderLines[0], id: undefined, sku: 'BOX-1' }] }] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [kept, added] = res.body.parcels;
+    expect(kept).toMatchObject({ id: parcel.id, weight: 3.1 });
+    expect(kept.orderLines.map((line: { id: string }) => line.id)).toEqual(parcel.orderLines.map((line: { id: string }) => line.id));
+    expect(kept.orderLines[1]).toMatchObject({ currency: 'DKK', countryOfOrigin: '' });
+    expect(added.id).not.toBe(parcel.id);
+    expect(added.id).toMatch(/^prc_/);
+    expect(added.orderLines[0].id).not.toBe(parcel.orderLines[0].id);
+    expect(res.body.parties).toEqual(read.parties);
+    // The kept ids still work where ids are given: a split of the kept parcel by line id.
+    const split = await t.request('POST', `${base()}/${shipment.id}/parcels/${parcel.id}/split`, { body: { orderLineIds: [parcel.orderLines[1].id] } });
+    expect(split.status, JSON.stringify(split.body)).toBe(201);
+  });
+
+  it('refuses ids the shipment does not have, and the same id twice, changing nothing', async () => {
+    const shipment = await create();
+    const other = await create();
+    const [parcel] = shipment.parcels;
+    const cases: [unknown[], string, string][] = [
+      [[{ ...other.parcels[0] }], 'body.parcels.0.id', `${other.parcels[0].id} is not a parcel of this shipment`],
+      [[{ ...parcel, orderLines: [{ ...parcel.orderLines[0], id: other.parcels[0].orderLines[0].id }] }], 'body.parcels.0.orderLines.0.id', 'is not an order line of this shipment'],
+      [[parcel, parcel], 'body.parcels.1.id', `${parcel.id} is given twice`],
+      [[{ ...parcel, id: 'prc_made_up' }], 'body.parcels.0.id', 'prc_made_up is not a parcel of this shipment; leave id out for a new one'],
+    ];
+    for (const [parcels, path, message] of cases) {
+      const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { parcels } });
+      expect(res.status, path).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(res.body.details).toContainEqual({ path, message: expect.stringContaining(message) });
+    }
+    expect((await t.request('GET', `${base()}/${shipment.id}`)).body.parcels).toEqual(shipment.parcels);
+    // On create no parcel exists yet, so an id copied from another shipment is refused the same way.
+    const copy = await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: other.parcels }) });
+    expect(copy.status).toBe(400);
+    expect(copy.body.details[0]).toMatchObject({ path: 'body.parcels.0.id' });
   });
 });

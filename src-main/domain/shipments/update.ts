@@ -72,7 +72,7 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
       const parties = input.parties ?? (loadShipmentRecords(tx, [row])[0]?.parties ?? []).filter((party) => party.type !== 'sender').map(partyInputOf);
       replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddress, parties));
     }
-    if (input.parcels) replaceParcels(tx, shipmentId, parcelDraftsFromInput(input.parcels));
+    if (input.parcels) replaceParcels(tx, shipmentId, parcelDraftsFromInput(input.parcels, loadShipmentRecords(tx, [row])[0]?.parcels));
     tx.update(shipments)
       .set({ ...changes, updatedAt: now.toISOString() })
       .where(eq(shipments.id, shipmentId))
