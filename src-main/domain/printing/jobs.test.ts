@@ -565,7 +565,7 @@ describe('auto-print after send', () => {
     expect(readdirSync(target)).toEqual([`${sent.body.reference}-${jobs[0].documentId}-${jobs[0].id}-2.pdf`]);
   });
 
-  it('autoPrintLabels without a printer and without a default: the send succeeds and the shipment says why nothing printed', async () => {
+  it('autoPrintLabels without a printer and without a default: the send succeeds, the shipment says why nothing printed, and the label waits in the log for a printer', async () => {
     const org = await t.createOrg('Auto-print without printers');
     const { carrierId, senderAddressId: sender } = await setupLocalCarrier(t, org);
     const rule = await t.request('POST', `/orgs/${org.orgId}/shipping-rules`, {
@@ -580,8 +580,29 @@ describe('auto-print after send', () => {
     expect(sent.body.errors).toEqual([
       expect.objectContaining({
         code: 'AUTO_PRINT_FAILED',
-        message: 'Rule Print please asks to print the labels, but nothing was printed: No printer chosen and no default printer for PDF documents; choose a printer, or mark one as the default for PDF',
+        message: expect.stringMatching(
+          /^Rule Print please asks to print the labels, but nothing was printed: No printer chosen and no default printer for PDF documents; choose a printer, or mark one as the default for PDF \(print jobs pjb_\w+, to retry once a printer is set up\)$/,
+        ),
       }),
     ]);
+    const label = sent.body.documents[0].id;
+    const failed = await t.request('GET', `/orgs/${org.orgId}/print-jobs?status=failed&settled=false`, { token: org.token });
+    expect(failed.body.data).toEqual([
+      expect.objectContaining({ printerId: null, documentId: label, shipmentId: sent.body.id, status: 'failed', attempts: 0, error: expect.stringContaining('no default printer for PDF') }),
+    ]);
+    const jobId = failed.body.data[0].id;
+    expect(sent.body.errors[0].message).toContain(jobId);
+
+    // Still no printer: the retry fails and says what to do.
+    const early = await t.request('POST', `/orgs/${org.orgId}/print-jobs/${jobId}/retry`, { token: org.token });
+    expect(early.body).toMatchObject({ status: 'failed', attempts: 1, error: 'No printer to print on: choose a printer, or mark one as the default, and print again' });
+
+    // Once a default printer exists, Retry prints the waiting label there.
+    const target = mkdtempSync(join(tmpdir(), 'shipdesk-unprinted-'));
+    const printer = await t.request('POST', `/orgs/${org.orgId}/printers`, { token: org.token, body: { name: 'Desk', driver: 'file', target, format: 'pdf', isDefault: true } });
+    const retried = await t.request('POST', `/orgs/${org.orgId}/print-jobs/${jobId}/retry`, { token: org.token });
+    expect(retried.body).toMatchObject({ status: 'done', printerId: printer.body.id, attempts: 2 });
+    expect(readdirSync(target)).toHaveLength(1);
+    expect((await t.request('GET', `/orgs/${org.orgId}/print-jobs?status=failed&settled=false`, { token: org.token })).body.data).toEqual([]);
   });
 });

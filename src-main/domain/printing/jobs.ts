@@ -194,8 +194,9 @@ async function runJob(app: AppContext, jobId: string): Promise<PrintJob> {
 }
 
 async function printDocument(app: AppContext, { document, printer, reference, job, redraw }: Attempt): Promise<void> {
+  if (!job.printerId) throw new PrintError('not_found', 'No printer to print on: choose a printer, or mark one as the default, and print again');
   if (!printer || printer.deletedAt !== null) {
-    throw new PrintError('not_found', `Printer ${printer ? `'${printer.name}'` : job.printerId ?? ''} was deleted; choose another printer and print again`);
+    throw new PrintError('not_found', `Printer ${printer ? `'${printer.name}'` : job.printerId} was deleted; choose another printer and print again`);
   }
   const format = printer.format as DocumentFormat;
   if (format !== document.format && (redraw === undefined || typeof redraw === 'string')) {
@@ -318,6 +319,29 @@ function stationPrinters(tx: ReadDb, orgId: string, ids: readonly string[]): Pri
 }
 
 /**
+ * Jobs for an automatic print that found no printer: failed at once and without a printer, so the
+ * labels wait under Failed in the print-job log and print with Retry once a printer is set up
+ * (decisions §9: a missing printer is a failed job, never a lost label).
+ */
+function recordUnprintedJobs(app: AppContext, tx: WriteTx, orgId: string, docs: readonly { id: string }[], reason: string): string[] {
+  const now = app.now().toISOString();
+  const rows: JobRow[] = docs.map((doc) => ({
+    id: newId('printJob'),
+    orgId,
+    printerId: null,
+    documentId: doc.id,
+    status: 'failed',
+    error: reason,
+    attempts: 0,
+    copies: 1,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  tx.insert(printJobs).values(rows).run();
+  return rows.map((row) => row.id);
+}
+
+/**
  * After a send (decisions §8): print what the applied rule asks for, on the sending station's printer
  * that fits each document, else the rule's printer, else the default printer for the format. Never
  * throws — the booking is committed and a printer problem must not turn a sent shipment into an error.
@@ -342,18 +366,29 @@ export async function autoPrintAfterSend(
     if (!ask.wanted || !ask.docs.length) continue;
     acted = true;
     try {
-      const jobIds = inWriteTransaction(app.db, (tx) => {
-        const rows = new Map(tx.select().from(documents).where(inArray(documents.id, ask.docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
-        const docs = ask.docs.map((doc) => rows.get(doc.id)).filter((row): row is DocumentRow => row !== undefined);
-        const station = stationPrinters(tx, orgId, stationPrinterIds);
-        // Documents grouped by the printer they go to, in their own order (labels in the parcels' order).
-        const byPrinter = new Map<string | undefined, DocumentRow[]>();
-        for (const doc of docs) {
-          const printerId = stationPrinterFor(app, tx, orgId, doc, station)?.id ?? ask.printerId ?? undefined;
-          byPrinter.set(printerId, [...(byPrinter.get(printerId) ?? []), doc]);
-        }
-        return [...byPrinter].flatMap(([printerId, group]) => queueJobs(app, tx, orgId, group, printerId, 1));
-      });
+      let jobIds: string[];
+      try {
+        jobIds = inWriteTransaction(app.db, (tx) => {
+          const rows = new Map(tx.select().from(documents).where(inArray(documents.id, ask.docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
+          const docs = ask.docs.map((doc) => rows.get(doc.id)).filter((row): row is DocumentRow => row !== undefined);
+          const station = stationPrinters(tx, orgId, stationPrinterIds);
+          // Documents grouped by the printer they go to, in their own order (labels in the parcels' order).
+          const byPrinter = new Map<string | undefined, DocumentRow[]>();
+          for (const doc of docs) {
+            const printerId = stationPrinterFor(app, tx, orgId, doc, station)?.id ?? ask.printerId ?? undefined;
+            byPrinter.set(printerId, [...(byPrinter.get(printerId) ?? []), doc]);
+          }
+          return [...byPrinter].flatMap(([printerId, group]) => queueJobs(app, tx, orgId, group, printerId, 1));
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        // Not even one job could be queued (no printer chosen and no default, a deleted rule printer).
+        inWriteTransaction(app.db, (tx) => {
+          const ids = recordUnprintedJobs(app, tx, orgId, ask.docs, error.message);
+          recordError(tx, app.now(), shipment.id, 'AUTO_PRINT_FAILED', `Rule ${rule.name} asks to print the ${ask.what}, but nothing was printed: ${error.message} (print jobs ${ids.join(', ')}, to retry once a printer is set up)`);
+        });
+        continue;
+      }
       const failed = (await runJobs(app, jobIds)).filter((job) => job.status === 'failed');
       if (failed.length) {
         inWriteTransaction(app.db, (tx) => {

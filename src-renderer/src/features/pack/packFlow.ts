@@ -202,11 +202,12 @@ export async function sendAndPrint(orgId: string, result: Extract<PackResult, { 
 }
 
 /**
- * Labels with no print job: the send did not print them. A label the rule's print took, even one
- * that failed, has a job and is left to Retry or Print label, never printed a second time here.
+ * Labels the send gave to no printer. A label the rule's print took, even one that failed, has a job
+ * on a printer and is left to Retry or Print label, never printed a second time here. A job without
+ * a printer is the rule's print finding none (no default printer): nothing came out, so it prints here.
  */
 function unprintedLabels(shipment: Shipment, print: PrintState) {
-  const taken = new Set(print.jobs.map((job) => job.documentId));
+  const taken = new Set(print.jobs.filter((job) => job.printerId !== null).map((job) => job.documentId));
   return shipment.documents.filter((document) => document.documentType === 'label' && !taken.has(document.id));
 }
 
