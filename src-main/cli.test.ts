@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_COMMANDS } from './cli/commands';
 import { createAppContext } from './app/context';
 import { createOrderChannel } from './domain/orderChannels';
+import { createOrgWithOwner } from './domain/orgs';
 import { getUsage } from './domain/usage';
 import { cliErrorBody, runCliProcess, type CliRun } from './testing/cliProcess';
 
@@ -62,6 +63,37 @@ describe('the CLI', () => {
     // `backup --help` must not have written a file called "--help".
     expect(existsSync(join(dir, '--help'))).toBe(false);
     expect(existsSync(join(dir, 'a.sqlite'))).toBe(false);
+  }, 60_000);
+
+  it('refuses to back up onto the database or a file beside it, which would damage it under a running app', async () => {
+    const init = await cli('init', '--org', 'Own File Hall', '--email', 'ownfile@example.com', '--password', 'a long password');
+    expect(init.code).toBe(0);
+    // The app has the database open, as it has while a nightly script runs `backup`.
+    const app = createAppContext({ dataDir: dir });
+    try {
+      const database = join(dir, 'shipdesk.sqlite');
+      const inode = statSync(database).ino;
+      mkdirSync(join(dir, 'via'));
+      symlinkSync(dir, join(dir, 'via', 'link'));
+      const targets = [database, 'shipdesk.sqlite', `./shipdesk.sqlite-wal`, `${database}-shm`, join(dir, 'via', 'link', 'shipdesk.sqlite')];
+      for (const target of targets) {
+        const run = await cli('backup', target);
+        expect([run.code, run.stdout], target).toEqual([1, '']);
+        expect(cliErrorBody(run), target).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/database/) });
+      }
+      // Still the file the app has open, and what the app writes now is kept whole.
+      expect(statSync(database).ino).toBe(inode);
+      await createOrgWithOwner(app, { orgName: 'After', email: 'after@example.com', password: 'a long password' });
+    } finally {
+      app.close();
+    }
+    const reopened = new Database(join(dir, 'shipdesk.sqlite'), { readonly: true });
+    try {
+      expect(reopened.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(reopened.prepare("SELECT count(*) FROM orgs WHERE name = 'After'").pluck().get()).toBe(1);
+    } finally {
+      reopened.close();
+    }
   }, 60_000);
 
   it('imports orders from a CSV file for an organization, like the API; a missing file or organization is an error body', async () => {

@@ -6,8 +6,9 @@
  * beyond seven are then deleted. Other files in the folder (another profile's backups, a copy the
  * user put there) are never touched.
  */
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { existsSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { ApiError } from '../../src-shared/errors';
 import type { AppContext } from './context';
 import { durable } from '../db/tx';
 import { repeatInBackground, type BackgroundTask } from './backgroundTask';
@@ -45,6 +46,7 @@ export function dailyBackups(dataDir: string, databaseFile: string): string[] {
  * earlier file of that name as it was. What waits for its group commit goes in too.
  */
 export async function backupTo(app: AppContext, file: string): Promise<void> {
+  refuseDatabaseOwnFile(app.db.$client.name, file);
   await durable(app.db);
   const partial = `${file}.partial`;
   try {
@@ -52,6 +54,34 @@ export async function backupTo(app: AppContext, file: string): Promise<void> {
     renameSync(partial, file);
   } finally {
     rmSync(partial, { force: true });
+  }
+}
+
+/** The files SQLite and the instance lock keep beside a database, the database first. */
+const DATABASE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal', '.lock'] as const;
+
+/** A path with its folder's symbolic links resolved, so two spellings of one file compare equal. */
+function canonicalPath(file: string): string {
+  const absolute = resolve(file);
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute; // no such folder: the backup itself will say so
+  }
+}
+
+/**
+ * `shipdesk backup ~/.config/Shipdesk/shipdesk.sqlite` would rename the backup over the live
+ * database while the app holds the old one open: the app's later writes and checkpoints go to the
+ * unlinked file and the stale `-wal` is replayed onto the new one, which damages it. The database
+ * and the files beside it are refused, however the path is spelled.
+ */
+function refuseDatabaseOwnFile(databaseFile: string, target: string): void {
+  const targetPath = canonicalPath(target);
+  for (const suffix of DATABASE_FILE_SUFFIXES) {
+    if (canonicalPath(`${databaseFile}${suffix}`) !== targetPath) continue;
+    const what = suffix ? `a file Shipdesk keeps beside its database ${databaseFile}` : 'the database itself';
+    throw new ApiError('BAD_REQUEST', `${target} is ${what}; name another file for the backup, preferably on another disk`);
   }
 }
 
