@@ -197,3 +197,25 @@ describe('src-main/serve.ts', () => {
     }
   }, 60_000);
 });
+
+describe('SHIPDESK_LOG=1', () => {
+  it('logs each request by its path, never a credential sent in its query string', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-log-'));
+    const serve = await spawnServe(['--port', '0'], { ...process.env, SHIPDESK_DATA_DIR: dataDir, SHIPDESK_LOG: '1' });
+    const secret = 'shpd_NotToBeLoggedNotToBeLoggedNotToBeLogg';
+    try {
+      for (const query of [`access_token=${secret}`, `limit=5&token=${secret}`]) {
+        const response = await fetch(`${serve.url}/orgs/org_logged/shipments?${query}`, { headers: { authorization: `Bearer ${secret}` } });
+        await response.body?.cancel();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(serve.output()).toContain('"url":"/orgs/org_logged/shipments"');
+      expect(serve.output()).not.toContain('NotToBeLogged');
+    } finally {
+      const exited = new Promise((resolve) => serve.child.once('exit', resolve));
+      serve.child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -23,6 +23,15 @@ export interface ServerOptions {
   logger?: boolean;
 }
 
+/**
+ * What `SHIPDESK_LOG=1` writes of each request (README: "never credentials"): the path without its
+ * query string, as the fault line on stderr does. A client may put its token there
+ * (`?access_token=shpd_…`, RFC 6750 §2.3); it is refused, but Fastify's own line kept it.
+ */
+function loggedRequest(request: FastifyRequest) {
+  return { method: request.method, url: request.url.split('?')[0], host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
+}
+
 /** `/orgs/{orgId}/x` → `/orgs/:orgId/x` */
 export function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
@@ -32,7 +41,7 @@ export function fastifyPath(path: string): string {
 export function buildServer(app: AppContext, options: ServerOptions = {}): FastifyInstance {
   const server = Fastify({
     bodyLimit: BODY_LIMIT,
-    logger: options.logger ?? false,
+    logger: options.logger ? { serializers: { req: loggedRequest } } : false,
     // Errors, not stack traces, leave the process; the error handler below shapes them.
     // Requests that arrive while the server closes get the one error body (503, onRequest below)
     // instead of Fastify's own.
