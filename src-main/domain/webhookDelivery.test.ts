@@ -184,6 +184,40 @@ describe('webhook delivery', () => {
     expect(list.body.data[0]).toMatchObject({ event: 'shipment.created', statusCode: 500, success: false });
   });
 
+  it('gives a failing receiver one attempt per run, so it never holds up the other webhooks, and keeps its events in order', async () => {
+    // Runs never overlap: a receiver that times out (10 s) on each of its waiting events would hold
+    // every other webhook's deliveries back for all of them. It gets one attempt per run instead.
+    const org = await t.createOrg();
+    const failing = await addWebhook(org, '/fail/backlog');
+    const healthy = await addWebhook(org, '/ok/beside-failing');
+    const { carrierId } = await setupLocalCarrier(t, org);
+    const create = async (reference: string) => {
+      const res = await t.request('POST', `/orgs/${org.orgId}/shipments`, { token: org.token, body: shipmentBody(carrierId, { reference }) });
+      expect(res.status).toBe(201);
+    };
+    const referencesAt = (path: string) => receivedAt(path).map((request) => JSON.parse(request.rawBody).data.reference as string);
+    for (const reference of ['BACKLOG-1', 'BACKLOG-2', 'BACKLOG-3']) await create(reference);
+
+    await runOnce(t.app);
+    expect(referencesAt('/ok/beside-failing')).toEqual(['BACKLOG-1', 'BACKLOG-2', 'BACKLOG-3']);
+    expect(referencesAt('/fail/backlog')).toEqual(['BACKLOG-1']);
+
+    await create('BACKLOG-4');
+    await runOnce(t.app);
+    expect(referencesAt('/ok/beside-failing')).toHaveLength(4);
+    expect(referencesAt('/fail/backlog')).toEqual(['BACKLOG-1', 'BACKLOG-2']);
+
+    // Each event still gets its first attempt, in order, and then its own retries.
+    await runOnce(t.app);
+    await runOnce(t.app);
+    expect(referencesAt('/fail/backlog')).toEqual(['BACKLOG-1', 'BACKLOG-2', 'BACKLOG-3', 'BACKLOG-4']);
+    expect(deliveryRows(failing.id).map((row) => row.attempt)).toEqual([1, 1, 1, 1]);
+    expect(deliveryRows(failing.id).every((row) => row.next_attempt_at !== null)).toBe(true);
+    expect(deliveryRows(healthy.id).every((row) => row.success === 1)).toBe(true);
+    // Switched off, so its retries do not reach the later tests' runs.
+    await t.request('PATCH', `/orgs/${org.orgId}/webhooks/${failing.id}`, { token: org.token, body: { isActive: false } });
+  });
+
   it('records a refused connection without a status code, and stops retrying once the webhook is switched off', async () => {
     const org = await t.createOrg();
     const closed = createServer();

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, min } from 'drizzle-orm';
 import type { PageQuery } from '../../src-shared/schemas/common';
 import type { WebhookDelivery } from '../../src-shared/schemas/webhook';
 import { outboxEvents, webhookDeliveries, webhooks } from '../db/schema';
@@ -23,6 +23,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 const CLAIM_LEASE_MS = 60_000;
 const EVENTS_PER_RUN = 200;
 const DELIVERIES_PER_RUN = 100;
+/** Webhooks served side by side in one round. */
+const WEBHOOKS_PER_ROUND = 100;
 
 export function toDelivery(row: DeliveryRow): WebhookDelivery {
   return {
@@ -144,7 +146,7 @@ function describeFailure(error: unknown): string {
  * Makes the attempt a due row asks for. A never-tried row (durationMs null) takes the result itself;
  * a failed row stays as it was and the retry is written as a new row with attempt + 1.
  */
-async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<void> {
+async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<boolean> {
   const claimed = inWriteTransaction(app.db, (tx) => {
     const row = tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, due.id)).get();
     if (!row || row.nextAttemptAt !== due.nextAttemptAt) return null; // taken by another run, or gone
@@ -159,7 +161,7 @@ async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<void>
     tx.update(webhookDeliveries).set({ nextAttemptAt: later(app.now(), CLAIM_LEASE_MS) }).where(eq(webhookDeliveries.id, row.id)).run();
     return { row, url: webhook.url, secret: webhookSigningSecret(app, webhook.id), envelope: event.payload as { id: string; type: string } };
   });
-  if (!claimed) return;
+  if (!claimed) return true;
   // The event and the claim are on disk before anyone outside hears of them.
   await durable(app.db);
   const { row, url, secret, envelope } = claimed;
@@ -179,25 +181,61 @@ async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<void>
       .values({ id: newId('delivery'), webhookId: row.webhookId, eventId: row.eventId, eventType: row.eventType, attempt, ...result, nextAttemptAt, createdAt: now.toISOString() })
       .run();
   });
+  return result.success;
 }
 
-/** Sends every due delivery: one webhook's in order, different webhooks side by side. */
-export async function sendDueDeliveries(app: AppContext): Promise<number> {
-  const due = app.db
-    .select()
+/** A round's outcome: attempts made, and whether a webhook may have more due (a full page, all delivered). */
+interface Round {
+  attempted: number;
+  more: boolean;
+}
+
+/**
+ * One round: each webhook with deliveries due sends them in order, up to a page, different
+ * webhooks side by side. A webhook's turn ends at its first failed attempt, and `failed` keeps it
+ * out of the run's later rounds: its other due deliveries wait for the next run. Runs never
+ * overlap, so a receiver that does not answer (10 s each) would otherwise hold every other
+ * webhook back for as many timeouts as it has events waiting (a burst of 100: 16 minutes), and its
+ * backlog would fill the page the others' deliveries are read from.
+ */
+async function sendDueRound(app: AppContext, failed: Set<string>): Promise<Round> {
+  const due = and(isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, app.now().toISOString()));
+  const oldestDue = min(webhookDeliveries.nextAttemptAt);
+  const hooks = app.db
+    .select({ webhookId: webhookDeliveries.webhookId, oldestDue })
     .from(webhookDeliveries)
-    .where(and(isNotNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, app.now().toISOString())))
-    .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
-    .limit(DELIVERIES_PER_RUN)
-    .all();
-  const byWebhook = new Map<string, DeliveryRow[]>();
-  for (const row of due) byWebhook.set(row.webhookId, [...(byWebhook.get(row.webhookId) ?? []), row]);
+    .where(due)
+    .groupBy(webhookDeliveries.webhookId)
+    .orderBy(asc(oldestDue))
+    .limit(WEBHOOKS_PER_ROUND)
+    .all()
+    .filter((hook) => !failed.has(hook.webhookId));
+  const round: Round = { attempted: 0, more: false };
   await Promise.all(
-    [...byWebhook.values()].map(async (rows) => {
-      for (const row of rows) await attemptDelivery(app, row);
+    hooks.map(async ({ webhookId }) => {
+      const rows = app.db
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.webhookId, webhookId), due))
+        .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
+        .limit(DELIVERIES_PER_RUN)
+        .all();
+      for (const row of rows) {
+        round.attempted++;
+        if (!(await attemptDelivery(app, row))) {
+          failed.add(webhookId);
+          return;
+        }
+      }
+      if (rows.length === DELIVERIES_PER_RUN) round.more = true;
     }),
   );
-  return due.length;
+  return round;
+}
+
+/** Sends what is due now (one round); answers how many attempts it made. */
+export async function sendDueDeliveries(app: AppContext): Promise<number> {
+  return (await sendDueRound(app, new Set())).attempted;
 }
 
 /** Rounds of one run while a burst is worked off; what is left waits for the next run. */
@@ -209,10 +247,11 @@ const MAX_ROUNDS_PER_RUN = 20;
  * are served while each round's deliveries are out. Tests call it directly.
  */
 export async function runOnce(app: AppContext): Promise<void> {
+  const failed = new Set<string>();
   for (let round = 0; round < MAX_ROUNDS_PER_RUN; round++) {
     const queued = dispatchOutbox(app);
-    const sent = await sendDueDeliveries(app);
-    if (queued < EVENTS_PER_RUN && sent < DELIVERIES_PER_RUN) return;
+    const { more } = await sendDueRound(app, failed);
+    if (queued < EVENTS_PER_RUN && !more) return;
   }
 }
 
