@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type RequestOptions, type TestOrg, type TestServer } from '../testing/harness';
 import { findOrderChannelRow, orderChannelCredentials } from './orderChannels';
+import { seal } from './secrets';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -135,6 +137,39 @@ describe('order channels', () => {
     expect(rotated.body.config.accessToken).toBe('••••9999');
     const row = findOrderChannelRow(t.app.db, org.orgId, created.id);
     expect(orderChannelCredentials(t.app, row)).toEqual(fresh);
+  });
+
+  it('after a restore without installation-keys.json: reads still work, using a secret says why, and a new secret can be entered', async () => {
+    const { org, base, call } = await inFreshOrg();
+    const created = (await call('POST', base, { body: shopify() })).body;
+    const hook = (await call('POST', `/orgs/${org.orgId}/webhooks`, { body: { name: 'ERP', url: 'https://erp.example/hook', events: ['order.created'] } })).body;
+    // What a database restored beside a new keys file holds: secrets sealed under another key.
+    const otherKey = randomBytes(32);
+    const foreign = { ...storedConfig(created.id), accessToken: seal(otherKey, 'shpat_0123456789abcdef') };
+    t.app.db.$client.prepare('UPDATE order_channels SET config = ? WHERE id = ?').run(JSON.stringify(foreign), created.id);
+    t.app.db.$client.prepare('UPDATE webhooks SET secret_sealed = ? WHERE id = ?').run(seal(otherKey, hook.secret), hook.id);
+
+    const list = await call('GET', base);
+    expect(list.status).toBe(200);
+    expect(list.body.data[0].config).toEqual({ shopDomain: 'acme.myshopify.com', accessToken: '••••' });
+    expect((await call('GET', `${base}/${created.id}`)).status).toBe(200);
+
+    for (const [method, path] of [
+      ['POST', `${base}/${created.id}/sync`],
+      ['GET', `/orgs/${org.orgId}/webhooks/${hook.id}`],
+    ] as const) {
+      const res = await call(method, path);
+      expect(res.status, path).toBe(500);
+      expect(res.body, path).toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringContaining('installation-keys.json') });
+    }
+
+    // The unreadable secret is not kept by sending its mask back, but a new one replaces it.
+    const echoed = await call('PATCH', `${base}/${created.id}`, { body: { config: list.body.data[0].config } });
+    expect([echoed.status, echoed.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    const fresh = { shopDomain: 'acme.myshopify.com', accessToken: 'shpat_entered_again_4444' };
+    const entered = await call('PATCH', `${base}/${created.id}`, { body: { config: fresh } });
+    expect([entered.status, entered.body.config.accessToken]).toEqual([200, '••••4444']);
+    expect(orderChannelCredentials(t.app, findOrderChannelRow(t.app.db, org.orgId, created.id))).toEqual(fresh);
   });
 
   it('checks a PATCHed config against the stored type, which cannot change', async () => {

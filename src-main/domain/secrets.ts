@@ -15,12 +15,35 @@ export function seal(key: Buffer, plain: string): string {
   return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
 }
 
+/**
+ * A sealed value that does not open was sealed under another key: the database was restored or
+ * copied without its `installation-keys.json`, and a new key was made. GCM's own "unable to
+ * authenticate data" says none of that, nor what to do.
+ */
+export const FOREIGN_KEY_MESSAGE =
+  "A stored secret cannot be opened with this installation's key: the database was restored or copied without the installation-keys.json it was written with. " +
+  'Put that file back in the data folder and restart Shipdesk, or enter the secret again (a webhook: create it again).';
+
 export function unseal(key: Buffer, sealed: string): string {
   const [version, iv, tag, data] = sealed.split(':');
   if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('Not a sealed value');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
   decipher.setAuthTag(Buffer.from(tag, 'base64'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+  try {
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+  } catch {
+    throw new ApiError('INTERNAL_ERROR', FOREIGN_KEY_MESSAGE);
+  }
+}
+
+/** The opened value, or null when it was sealed under another installation's key. */
+function unsealOrNull(key: Buffer, sealed: string): string | null {
+  try {
+    return unseal(key, sealed);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
 }
 
 export function isSealed(value: unknown): value is string {
@@ -49,7 +72,9 @@ export function sealConfig(
     const value = out[name];
     if (typeof value !== 'string' || value === '') continue;
     const before = previous[name];
-    if (isSealed(before) && value === maskSecret(unseal(key, before))) out[name] = before;
+    // A stored secret that no longer opens (see FOREIGN_KEY_MESSAGE) can still be replaced by a new one.
+    const opened = isSealed(before) ? unsealOrNull(key, before) : null;
+    if (opened !== null && value === maskSecret(opened)) out[name] = before;
     else if (value.startsWith(MASK)) {
       // A stale mask must not be stored as if it were the secret: the failure would surface much later.
       throw new ApiError('VALIDATION_FAILED', `config.${name} is a masked value; send the secret itself`, {
@@ -60,12 +85,15 @@ export function sealConfig(
   return out;
 }
 
-/** The stored config as reads show it: secrets masked. */
+/**
+ * The stored config as reads show it: secrets masked. A secret that no longer opens shows as the
+ * bare mask, so lists and forms keep working and the secret can be entered again; using it says why.
+ */
 export function maskConfig(key: Buffer, stored: Record<string, unknown>, secretKeys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = { ...stored };
   for (const name of secretKeys) {
     const value = out[name];
-    if (isSealed(value)) out[name] = maskSecret(unseal(key, value));
+    if (isSealed(value)) out[name] = maskSecret(unsealOrNull(key, value) ?? '');
   }
   return out;
 }
