@@ -290,7 +290,7 @@ function LineFields({
         </Field>
         <div className="field-pair">
           <Field label="Weight per unit" error={error('weight')}>
-            <input type="number" min={0} step="any" inputMode="decimal" value={line.weight} onChange={(event) => onChange({ weight: event.target.value })} />
+            <input inputMode="decimal" value={line.weight} onChange={(event) => onChange({ weight: event.target.value })} />
           </Field>
           <Field label="Weight unit" error={error('weightUnit')}>
             <select value={line.weightUnit} onChange={(event) => onChange({ weightUnit: event.target.value as LineDraft['weightUnit'] })}>
@@ -303,7 +303,7 @@ function LineFields({
           </Field>
         </div>
         <Field label="Unit price" error={error('unitPrice')}>
-          <input type="number" min={0} step="any" inputMode="decimal" value={line.unitPrice} onChange={(event) => onChange({ unitPrice: event.target.value })} />
+          <input inputMode="decimal" value={line.unitPrice} onChange={(event) => onChange({ unitPrice: event.target.value })} />
         </Field>
         <Field label="Currency (e.g. DKK)" error={error('currency')}>
           <input value={line.currency} maxLength={3} onChange={(event) => onChange({ currency: upper(event.target.value) })} />

@@ -83,8 +83,10 @@ export const useOrderDraft = create<DraftState>()((set) => ({
 }));
 
 const optionalText = (value: string) => value.trim() || undefined;
-/** Empty is "not given"; anything else goes as a number, and a non-number comes back as a field error. */
-const optionalNumber = (value: string) => (value.trim() === '' ? undefined : Number(value));
+/** A number as typed; a comma is a decimal separator for most of Europe's warehouses ("0,4" is 0.4). */
+const decimal = (value: string) => Number(value.trim().replace(',', '.'));
+/** Empty is "not given"; anything else goes as a number (missingFields reports one that is not). */
+const optionalNumber = (value: string) => (value.trim() === '' ? undefined : decimal(value));
 
 /** A line as the API takes it: empty optional fields are left out. */
 function lineBody(line: LineDraft): OrderCreateBody['orderLines'][number] {
@@ -209,7 +211,7 @@ export function orderTotal(lines: readonly LineDraft[]): { amount: number; curre
   let amount = 0;
   for (const line of lines) {
     const quantity = Number(line.quantity);
-    const price = Number(line.unitPrice);
+    const price = decimal(line.unitPrice);
     if (!line.unitPrice.trim() || !Number.isFinite(price) || !Number.isInteger(quantity)) return null;
     amount += quantity * price;
   }
@@ -234,6 +236,9 @@ export function missingFields(draft: OrderDraft): Record<string, string> {
   draft.lines.forEach((line, index) => {
     if (!line.name.trim()) missing[`orderLines.${index}.name`] = required;
     if (!/^\d+$/.test(line.quantity.trim()) || Number(line.quantity) < 1) missing[`orderLines.${index}.quantity`] = 'A whole number, 1 or more.';
+    for (const field of ['weight', 'unitPrice'] as const) {
+      if (line[field].trim() && !Number.isFinite(decimal(line[field]))) missing[`orderLines.${index}.${field}`] = 'A number, e.g. 0.5 or 0,5.';
+    }
   });
   return missing;
 }

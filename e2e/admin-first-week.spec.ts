@@ -1,0 +1,41 @@
+import { expect, test } from './fixtures';
+import { seedOrganization, signIn } from './seed';
+
+/**
+ * An owner's first week on a fresh install: settings made by hand, then the first orders and
+ * shipments from the screens, as an admin types them (Danish decimal commas, the keyboard).
+ */
+const owner = { orgName: 'Havn Lager', name: 'Hanne Havn', email: 'hanne@havn.example', password: 'havn havn havn' };
+
+test('new order: a weight or price typed with a decimal comma is kept as typed, not multiplied by ten', async ({ page }) => {
+  const { call } = await seedOrganization(page.request, owner);
+  await call('POST', '/order-channels', { name: 'Telefon', type: 'manual', config: {} });
+  await signIn(page, owner.email, owner.password);
+  const main = page.getByRole('main');
+  await page.goto('/#/orders');
+  await main.getByRole('button', { name: 'New order' }).click();
+  const form = page.getByRole('form', { name: 'New order' });
+  await form.getByLabel('Order number (required)').fill('H-1');
+  const line = form.getByRole('group', { name: 'Line 1' });
+  await line.getByLabel('Name (required)').fill('Krus');
+  await line.getByLabel('Quantity (required)').fill('3');
+  // Typed key by key, as a person does: a number field would drop the comma and keep "04".
+  await line.getByLabel('Weight per unit').pressSequentially('0,4');
+  await line.getByLabel('Unit price').pressSequentially('12,50');
+  await line.getByLabel('Currency (e.g. DKK)').fill('DKK');
+  await expect(line.getByLabel('Weight per unit')).toHaveValue('0,4');
+
+  // Something that is no number is said at its field, not sent.
+  await line.getByLabel('Unit price').fill('12 kr');
+  await form.getByRole('button', { name: 'Create order' }).click();
+  await expect(line.getByLabel('Unit price')).toHaveAccessibleDescription('A number, e.g. 0.5 or 0,5.');
+  await line.getByLabel('Unit price').fill('12,50');
+  await form.getByRole('button', { name: 'Create order' }).click();
+  await expect(form).toBeHidden();
+  await expect(main.getByRole('heading', { level: 1 })).toHaveText('Order H-1 Pending');
+
+  const orders = (await call('GET', '/orders?search=H-1')) as { data: { id: string }[] };
+  const saved = (await call('GET', `/orders/${orders.data[0]?.id}`)) as { orderLines: { weight: number; unitPrice: number }[]; totalAmount: number };
+  expect(saved.orderLines).toEqual([expect.objectContaining({ weight: 0.4, unitPrice: 12.5 })]);
+  expect(saved.totalAmount).toBe(37.5);
+});
