@@ -39,3 +39,28 @@ test('new order: a weight or price typed with a decimal comma is kept as typed, 
   expect(saved.orderLines).toEqual([expect.objectContaining({ weight: 0.4, unitPrice: 12.5 })]);
   expect(saved.totalAmount).toBe(37.5);
 });
+
+test('settings forms: what needs attention is named as the form labels its fields, not by the API’s field names', async ({ page }) => {
+  await seedOrganization(page.request, owner);
+  await signIn(page, owner.email, owner.password);
+  const main = page.getByRole('main');
+
+  await page.goto('/#/settings/sender-addresses');
+  await main.getByRole('button', { name: 'New sender address' }).click();
+  const address = page.getByRole('dialog', { name: 'New sender address' });
+  await address.getByRole('button', { name: 'Create sender address' }).click();
+  const problems = address.getByRole('alert').getByRole('listitem');
+  await expect(problems).toHaveText(['Name: Required', 'Address line 1: Required', 'Postal code: Required', 'City: Required', 'Country: Choose a country (two-letter code such as DK)']);
+  // Each item names a label the form shows.
+  for (const label of ['Address line 1 (required)', 'Postal code (required)', 'Country (required)']) await expect(address.getByLabel(label)).toBeVisible();
+  await address.getByRole('button', { name: 'Cancel' }).click();
+
+  await page.goto('/#/settings/printers');
+  await main.getByRole('button', { name: 'New printer' }).click();
+  const printer = page.getByRole('dialog', { name: 'New printer' });
+  await printer.getByLabel('Name (required)', { exact: true }).fill('Hot folder');
+  await printer.getByLabel('Connection').selectOption('file');
+  await printer.getByLabel('Folder (required)').fill('labels/out');
+  await printer.getByRole('button', { name: 'Create printer' }).click();
+  await expect(printer.getByRole('alert').getByRole('listitem')).toHaveText(['Queue, address or folder: Must be an absolute folder path, e.g. /srv/hotfolder']);
+});

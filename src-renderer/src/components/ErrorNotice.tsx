@@ -56,14 +56,30 @@ const fieldWords: Record<string, string> = {
   documentPrinterId: 'document printer',
   returnShippingRuleId: 'return rule',
   orgName: 'organization name',
+  state: 'state or region',
+  slug: 'short name (slug)',
+  vatNumber: 'VAT number',
+  trackingPrefix: 'tracking number prefix',
+  trackingUrlTemplate: 'tracking page URL',
+  target: 'queue, address or folder',
+  expiresInDays: 'expires after (days)',
+  scopes: 'access',
+  conditions: 'condition',
+  min: 'from',
+  max: 'to',
 };
+
+/** One part of an API field path in the words its form field is labelled with: `zipcode` → "postal code". */
+export function fieldWord(part: string): string {
+  return fieldWords[part] ?? part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
 
 /** `body.parties.1.postalCode` → "parties 2 › postal code"; `body.zipcode` → "postal code". */
 export function fieldLabel(path: string): string {
   return path
     .replace(/^(body|query|params)\.?/, '')
     .split('.')
-    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : (fieldWords[part] ?? part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())))
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : fieldWord(part)))
     .join(' › ');
 }
 

@@ -2,7 +2,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../../../../src-shared/errors';
 import { countryCodes } from '../../../../src-shared/schemas/common';
-import { ErrorNotice } from '../../components/ErrorNotice';
+import { ErrorNotice, fieldWord } from '../../components/ErrorNotice';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormActions, fieldErrors } from '../../components/forms';
 import type { Loaded } from '../../lib/api';
@@ -156,12 +156,12 @@ export function EditorForm({
   );
 }
 
-/** `conditions.0.min` → "Conditions 1 min"; `countryCode` → "Country code". */
+/** `conditions.0.min` → "Condition 1 from"; `zipcode` → "Postal code": the words of the form's labels. */
 function plainPath(path: string): string {
   const words = path
     .replace(/^config\./, '')
     .split('.')
-    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()))
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : fieldWord(part)))
     .join(' ');
   return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/\burl\b/gi, 'URL');
 }
