@@ -64,3 +64,35 @@ test('settings forms: what needs attention is named as the form labels its field
   await printer.getByRole('button', { name: 'Create printer' }).click();
   await expect(printer.getByRole('alert').getByRole('listitem')).toHaveText(['Queue, address or folder: Must be an absolute folder path, e.g. /srv/hotfolder']);
 });
+
+test('shipment page, keyboard only: after Put on hold, Release and Send the focus is on the title with the new status, not lost', async ({ page }) => {
+  const { call } = await seedOrganization(page.request, owner);
+  const address = (await call('POST', '/sender-addresses', { name: 'Kaj 4', address1: 'Kajen 4', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
+  const carrier = (await call('POST', '/carriers', { name: 'Egne vogne', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
+  const shipment = (await call('POST', '/shipments', {
+    type: 'outbound',
+    reference: 'HAVN-KEYS',
+    carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
+    parties: [{ type: 'receiver', name: 'Ole Olsen', address1: 'Vestergade 2', postalCode: '8000', city: 'Aarhus C', countryCode: 'DK' }],
+    parcels: [{ weight: 1, weightUnit: 'kg', dimensions: { length: 10, width: 10, height: 10 }, orderLines: [] }],
+  })) as { id: string };
+  await signIn(page, owner.email, owner.password);
+  await page.goto(`/#/shipments/${encodeURIComponent(shipment.id)}`);
+  const heading = page.getByRole('main').getByRole('heading', { level: 1 });
+  const actions = page.getByRole('group', { name: 'Shipment actions' });
+  await expect(heading).toHaveText('Shipment HAVN-KEYS Pending');
+
+  for (const [action, status] of [
+    ['Put on hold', 'On hold'],
+    ['Release', 'Pending'],
+    ['Send', 'Dispatched'],
+  ] as const) {
+    await actions.getByRole('button', { name: action, exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(heading).toHaveText(`Shipment HAVN-KEYS ${status}`);
+    await expect(heading).toBeFocused();
+  }
+  // From the title, Tab goes on to the actions the new status offers.
+  await page.keyboard.press('Tab');
+  await expect(actions.getByRole('button', { name: 'Create return' })).toBeFocused();
+});

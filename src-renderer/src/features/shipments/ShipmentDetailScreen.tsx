@@ -50,6 +50,11 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
 
   // Focus lands on the title, so a screen reader names the shipment and Tab reaches the actions next.
   useEffect(() => heading.current?.focus(), [shipment.id]);
+  // Send, Put on hold, Release … replace their own button with the new status's actions, which drops
+  // focus to the page: it goes to the title, which says the new status, and Tab reaches the actions.
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
+  }, [shipment.status]);
 
   // A viewer reads the shipment; its actions and splits are for roles that may change it.
   const canWrite = useCanWrite('shipments');
