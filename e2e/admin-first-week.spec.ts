@@ -96,3 +96,28 @@ test('shipment page, keyboard only: after Put on hold, Release and Send the focu
   await page.keyboard.press('Tab');
   await expect(actions.getByRole('button', { name: 'Create return' })).toBeFocused();
 });
+
+test('a list that cannot be read says so, and does not also claim to be empty', async ({ page }) => {
+  await seedOrganization(page.request, owner);
+  // The server does not answer list reads (stopped, restarting, a hub across the network gone).
+  await page.route(/\/orgs\/[^/]+\/(shipments|sender-addresses|print-jobs)(\?|$)/, (route) => route.abort('connectionrefused'));
+  await signIn(page, owner.email, owner.password);
+  const main = page.getByRole('main');
+
+  await page.goto('/#/shipments');
+  await expect(main.getByRole('alert').filter({ hasText: 'The shipments could not be loaded' })).toBeVisible();
+  await expect(main.getByText('No shipments yet', { exact: false })).toHaveCount(0);
+
+  await page.goto('/#/settings/sender-addresses');
+  await expect(main.getByRole('alert').filter({ hasText: 'Shipdesk cannot be reached.' })).toBeVisible();
+  await expect(main.getByText('No sender addresses yet', { exact: false })).toHaveCount(0);
+
+  await page.goto('/#/print-jobs');
+  await expect(main.getByRole('alert').filter({ hasText: 'The print jobs could not be loaded' })).toBeVisible();
+  await expect(main.getByText('No failed print jobs', { exact: false })).toHaveCount(0);
+
+  // Once it answers again, the empty list says it is empty.
+  await page.unroute(/\/orgs\/[^/]+\/(shipments|sender-addresses|print-jobs)(\?|$)/);
+  await main.getByRole('button', { name: 'Refresh' }).click();
+  await expect(main.getByText('No failed print jobs. Every document sent to a printer got there.')).toBeVisible();
+});

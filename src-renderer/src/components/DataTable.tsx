@@ -38,6 +38,8 @@ export interface DataTableProps<T> {
   selected?: ReadonlySet<string>;
   onSelectedChange?: (selected: Set<string>) => void;
   loading?: boolean;
+  /** The page could not be read: the list says nothing about being empty (its error notice speaks). */
+  failed?: boolean;
   empty?: ReactNode;
   toolbar?: ReactNode;
   /**
@@ -190,7 +192,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
             })}
           </tbody>
         </table>
-        {rows.length === 0 && !props.loading && <p className="empty">{props.empty ?? 'Nothing here yet.'}</p>}
+        {rows.length === 0 && !props.loading && !props.failed && <p className="empty">{props.empty ?? 'Nothing here yet.'}</p>}
       </div>
       <nav className="pager" aria-label={`${props.label} pages`}>
         <button type="button" onClick={() => props.onPageChange(page - 1)} disabled={page <= 1}>

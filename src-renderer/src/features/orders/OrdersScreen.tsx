@@ -143,6 +143,7 @@ export function OrdersScreen() {
           onColumnVisibilityChange={(columnVisibility) => list.update({ columnVisibility })}
           onOpen={(order) => navigate(`/orders/${order.id}`)}
           loading={orders.loading}
+          failed={Boolean(orders.error)}
           empty={
             list.search || list.status || list.orderChannelId
               ? 'No order matches these filters.'

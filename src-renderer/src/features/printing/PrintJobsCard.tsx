@@ -63,7 +63,7 @@ export function PrintJobsCard({ orgId, shipment, onChanged }: { orgId: string; s
       <ErrorNotice error={jobs.error} title="The print jobs could not be loaded" />
       <ErrorNotice error={actions.error} title="The print job could not be retried" />
       {list.length === 0 ? (
-        <p className="muted">{jobs.loading && !jobs.data ? 'Loading the print jobs…' : 'Nothing printed yet.'}</p>
+        !jobs.error && <p className="muted">{jobs.loading && !jobs.data ? 'Loading the print jobs…' : 'Nothing printed yet.'}</p>
       ) : (
         <PrintJobsTable
           label="Print jobs of this shipment"

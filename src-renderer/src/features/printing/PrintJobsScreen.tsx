@@ -96,10 +96,13 @@ export function PrintJobsScreen() {
       <ErrorNotice error={printers.error} title="The printers could not be loaded" />
       <ErrorNotice error={actions.error} title="The print job could not be retried" />
       <div className="card">
+        {/* Jobs that could not be read are not "no failed jobs": the error above says what happened. */}
         {rows.length === 0 ? (
-          <p className="muted">
-            {jobs.loading && !jobs.data ? 'Loading the print jobs…' : filter === 'failed' ? 'No failed print jobs. Every document sent to a printer got there.' : 'No print jobs here.'}
-          </p>
+          !jobs.error && (
+            <p className="muted">
+              {jobs.loading && !jobs.data ? 'Loading the print jobs…' : filter === 'failed' ? 'No failed print jobs. Every document sent to a printer got there.' : 'No print jobs here.'}
+            </p>
+          )
         ) : (
           <PrintJobsTable
             label="Print jobs"

@@ -409,6 +409,7 @@ export function SettingsTable<T extends { id: string }>({
         onPageChange={onPageChange}
         onOpen={onOpen}
         loading={list.loading}
+        failed={Boolean(list.error)}
         empty={empty}
       />
     </>

@@ -141,6 +141,7 @@ export function ShipmentsScreen() {
           selected={canWrite ? list.selected : undefined}
           onSelectedChange={canWrite ? onSelectedChange : undefined}
           loading={shipments.loading}
+          failed={Boolean(shipments.error)}
           empty={
             committed ? (
               <>
