@@ -121,3 +121,30 @@ test('a list that cannot be read says so, and does not also claim to be empty', 
   await main.getByRole('button', { name: 'Refresh' }).click();
   await expect(main.getByText('No failed print jobs. Every document sent to a printer got there.')).toBeVisible();
 });
+
+test('shipment form: a field the server refuses gets the focus, also when saved with Ctrl+Enter from another field', async ({ page }) => {
+  const { call } = await seedOrganization(page.request, owner);
+  const address = (await call('POST', '/sender-addresses', { name: 'Kaj 5', address1: 'Kajen 5', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
+  const carrier = (await call('POST', '/carriers', { name: 'Egne biler', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
+  const shipment = (await call('POST', '/shipments', {
+    type: 'outbound',
+    reference: 'HAVN-FORM',
+    carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
+    parties: [{ type: 'receiver', name: 'Ole Olsen', address1: 'Vestergade 2', postalCode: '8000', city: 'Aarhus C', countryCode: 'DK' }],
+    parcels: [{ weight: 1, weightUnit: 'kg', dimensions: { length: 10, width: 10, height: 10 }, orderLines: [] }],
+  })) as { id: string };
+  await signIn(page, owner.email, owner.password);
+  const form = page.getByRole('form', { name: 'Edit shipment HAVN-FORM' });
+  const city = form.getByRole('group', { name: 'Receiver' }).getByLabel('City');
+  await page.goto(`/#/shipments/${encodeURIComponent(shipment.id)}/edit`);
+  await city.fill('');
+  // Saved from another field: the answer comes back, and the field it names is where the keyboard is.
+  await form.getByLabel('Reference').focus();
+  await page.keyboard.press('Control+Enter');
+  await expect(form.getByRole('alert').filter({ hasText: 'Some fields need attention.' })).toBeVisible();
+  await expect(city).toBeFocused();
+  await expect(city).toHaveAccessibleDescription('Required');
+  await city.fill('Aarhus N');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('Shipment HAVN-FORM Pending');
+});

@@ -51,6 +51,12 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
     const messages = Object.entries(fieldErrors(error));
     setUnplaced(messages.filter(([path]) => !shown?.querySelector(`[name="${CSS.escape(path)}"]`) && !/^(parties|parcels|parcels\.\d+\.orderLines)$/.test(path)));
   }, [error]);
+  // A save that failed puts the focus on the first field marked, once the marks are rendered (a
+  // frame after the answer can come before them), else on the message.
+  const [failedSaves, setFailedSaves] = useState(0);
+  useEffect(() => {
+    if (failedSaves > 0) focusFirstInvalid(formRef.current);
+  }, [failedSaves]);
 
   const setForm = (next: ShipmentForm) => {
     setFormState(next);
@@ -64,7 +70,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
     setLocalErrors(built.errors);
     if (Object.keys(built.errors).length > 0) {
       setError(null);
-      focusFirstInvalid(formRef.current);
+      setFailedSaves((count) => count + 1);
       return;
     }
     setBusy(true);
@@ -78,7 +84,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
     } catch (caught) {
       // The form keeps everything as typed; the messages appear at their fields.
       setError(caught);
-      focusFirstInvalid(formRef.current);
+      setFailedSaves((count) => count + 1);
     } finally {
       setBusy(false);
     }

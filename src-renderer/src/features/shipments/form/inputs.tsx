@@ -39,6 +39,9 @@ export function focusField(form: HTMLElement | null, path: string): void {
   requestAnimationFrame(() => form?.querySelector<HTMLElement>(`[name="${CSS.escape(path)}"]`)?.focus());
 }
 
+/** The first field marked invalid, else the form's error message (made focusable for it). */
 export function focusFirstInvalid(form: HTMLElement | null): void {
-  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  const target = form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('[role="alert"]');
+  if (target && !target.matches('input, select, textarea, button') && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target?.focus();
 }
