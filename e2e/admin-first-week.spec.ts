@@ -148,3 +148,47 @@ test('shipment form: a field the server refuses gets the focus, also when saved 
   await page.keyboard.press('Control+Enter');
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('Shipment HAVN-FORM Pending');
 });
+
+test('delete a carrier, printer or rule still in use: the question says what the server will do, and the refusal names the rule', async ({ page }) => {
+  const { call } = await seedOrganization(page.request, owner);
+  const address = (await call('POST', '/sender-addresses', { name: 'Kaj 6', address1: 'Kajen 6', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
+  const carrier = (await call('POST', '/carriers', { name: 'Havnens vogne', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
+  const printer = (await call('POST', '/printers', { name: 'Havn labels', driver: 'file', target: '/tmp/havn-labels', format: 'pdf', labelSize: '100X150' })) as { id: string };
+  const returns = (await call('POST', '/shipping-rules', {
+    name: 'Havn returns',
+    carrierId: carrier.id,
+    productId: 'local_return',
+    services: [],
+    senderAddressId: address.id,
+    receivingCountries: ['*'],
+    conditions: [],
+  })) as { id: string };
+  await call('POST', '/shipping-rules', {
+    name: 'Havn parcels',
+    carrierId: carrier.id,
+    productId: 'local_parcel',
+    services: [],
+    senderAddressId: address.id,
+    receivingCountries: ['DK'],
+    conditions: [],
+    labelPrinterId: printer.id,
+    returnShippingRuleId: returns.id,
+  });
+  await signIn(page, owner.email, owner.password);
+  const main = page.getByRole('main');
+
+  for (const [path, name, noun, question, refusal] of [
+    ['carriers', 'Havnens vogne', 'carrier', 'Shipping rules that book with it must be changed or deleted first.', /used by shipping rule Havn (returns|parcels)/],
+    ['printers', 'Havn labels', 'printer', 'Shipping rules that print to it must be given another printer first.', /used by shipping rule Havn parcels/],
+    ['shipping-rules', 'Havn returns', 'shipping rule', 'A rule that sends its returns with it must be changed first.', /return rule of shipping rule .*Havn parcels/],
+  ] as const) {
+    await page.goto(`/#/settings/${path}`);
+    await main.getByRole('button', { name: `Delete ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${noun}` });
+    await expect(dialog).toContainText(question);
+    await dialog.getByRole('button', { name: `Delete ${noun}` }).click();
+    await expect(dialog.getByRole('alert')).toContainText(refusal);
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await expect(main.getByRole('row').filter({ hasText: name }).first()).toBeVisible();
+  }
+});

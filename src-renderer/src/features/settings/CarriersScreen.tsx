@@ -186,7 +186,7 @@ export function CarriersScreen() {
       <DeleteConfirmDialog
         confirm={remove}
         noun="carrier"
-        consequence="Shipping rules that use it stop working; shipments already booked keep their labels."
+        consequence="Shipping rules that book with it must be changed or deleted first. Shipments already booked keep their carrier and labels."
         remove={(target) => client.call('carriers.delete', { params: { orgId, carrierId: target.id } })}
         onDeleted={list.reload}
       />

@@ -167,7 +167,7 @@ export function PrintersScreen() {
       <DeleteConfirmDialog
         confirm={remove}
         noun="printer"
-        consequence="Rules that print to it fall back to the default printer."
+        consequence="Shipping rules that print to it must be given another printer first. Prints that name no printer go to the default printer."
         remove={(target) => client.call('printers.delete', { params: { orgId, printerId: target.id } })}
         onDeleted={reload}
       />

@@ -88,7 +88,7 @@ export function ShippingRulesScreen() {
       <DeleteConfirmDialog
         confirm={remove}
         noun="shipping rule"
-        consequence="New shipments no longer get it; shipments it was applied to keep their carrier."
+        consequence="New shipments no longer get it; shipments it was applied to keep their carrier. A rule that sends its returns with it must be changed first."
         remove={(target) => client.call('shippingRules.delete', { params: { orgId, ruleId: target.id } })}
         onDeleted={list.reload}
       />
