@@ -192,3 +192,33 @@ test('delete a carrier, printer or rule still in use: the question says what the
     await expect(main.getByRole('row').filter({ hasText: name }).first()).toBeVisible();
   }
 });
+
+test('a shared station: what one person typed and left unsaved is not offered to the next one who signs in', async ({ page }) => {
+  const { call } = await seedOrganization(page.request, owner);
+  await call('POST', '/order-channels', { name: 'Disk', type: 'manual', config: {} });
+  await call('POST', '/members', { email: 'pia@havn.example', name: 'Pia Pakker', role: 'packer', password: 'pia pia pia pia' });
+  await signIn(page, owner.email, owner.password);
+  const main = page.getByRole('main');
+
+  await page.goto('/#/orders');
+  await main.getByRole('button', { name: 'New order' }).click();
+  const order = page.getByRole('form', { name: 'New order' });
+  await order.getByLabel('Order number (required)').fill('HANNE-HALF-DONE');
+  await order.getByRole('button', { name: 'Close' }).click();
+  await page.goto('/#/shipments/new');
+  await main.getByLabel('Reference').fill('HANNE-DRAFT');
+  await page.goto('/#/orders');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  await page.getByLabel('Email').fill('pia@havn.example');
+  await page.getByLabel('Password').fill('pia pia pia pia');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toContainText('Pia Pakker');
+  await page.goto('/#/orders');
+  await main.getByRole('button', { name: 'New order' }).click();
+  await expect(order.getByLabel('Order number (required)')).toHaveValue('');
+  await order.getByRole('button', { name: 'Close' }).click();
+  await page.goto('/#/shipments/new');
+  await expect(main.getByLabel('Reference')).toHaveValue('');
+  await expect(main.getByText('Your unsaved changes were kept.')).toHaveCount(0);
+});

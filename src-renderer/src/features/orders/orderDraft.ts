@@ -3,6 +3,7 @@ import type { BodyOf } from '../../../../src-shared/operation';
 import type { OperationById } from '../../../../src-shared/operations';
 import type { OrderDetail, OrderLine } from '../../../../src-shared/schemas/order';
 import { weightUnits, type WeightUnit } from '../../../../src-shared/schemas/shipment';
+import { useSession } from '../../lib/session';
 
 export type OrderCreateBody = BodyOf<OperationById<'orders.create'>>;
 export type OrderUpdateBody = BodyOf<OperationById<'orders.update'>>;
@@ -81,6 +82,11 @@ export const useOrderDraft = create<DraftState>()((set) => ({
   change: (update) => set((state) => ({ draft: update(state.draft) })),
   clear: () => set({ draft: emptyDraft() }),
 }));
+
+// The order being typed is its typist's: signing out forgets it (see the shipment drafts).
+useSession.subscribe((state, previous) => {
+  if (previous.login && state.login?.user.id !== previous.login.user.id) useOrderDraft.getState().clear();
+});
 
 const optionalText = (value: string) => value.trim() || undefined;
 /** A number as typed; a comma is a decimal separator for most of Europe's warehouses ("0,4" is 0.4). */

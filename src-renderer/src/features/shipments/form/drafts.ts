@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { useSession } from '../../../lib/session';
 import type { ShipmentForm } from './model';
 
 /**
@@ -22,3 +23,9 @@ export const useShipmentDrafts = create<DraftState>()((set) => ({
       return { drafts };
     }),
 }));
+
+// A draft is its typist's: signing out (at a shared packing station) forgets it, as the Pack screen
+// forgets its scans, so the next person to sign in is not offered someone else's unsaved changes.
+useSession.subscribe((state, previous) => {
+  if (previous.login && state.login?.user.id !== previous.login.user.id) useShipmentDrafts.setState({ drafts: {} });
+});
