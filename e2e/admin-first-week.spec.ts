@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, startServer, test } from './fixtures';
 import { seedOrganization, signIn } from './seed';
 
 /**
@@ -221,4 +221,44 @@ test('a shared station: what one person typed and left unsaved is not offered to
   await page.goto('/#/shipments/new');
   await expect(main.getByLabel('Reference')).toHaveValue('');
   await expect(main.getByText('Your unsaved changes were kept.')).toHaveCount(0);
+});
+
+test('first start and sign in, keyboard only: a refusal puts the focus where the next keys belong', async ({ browser }) => {
+  // A server of its own: this file's shared one is set up by the other tests.
+  const fresh = await startServer();
+  const page = await browser.newPage({ baseURL: fresh.url });
+  try {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Set up Shipdesk' })).toBeVisible();
+    await expect(page.getByLabel('Organization name')).toBeFocused();
+    // Enter from the last field with the first one left empty: the focus goes up to it.
+    await page.getByLabel('Your name').fill('Hanne Havn');
+    await page.getByLabel('Email').fill('hanne@fresh.example');
+    await page.getByLabel('Password').fill('havn havn havn');
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel('Organization name')).toBeFocused();
+    await expect(page.getByLabel('Organization name')).toHaveAccessibleDescription('Required');
+    await page.keyboard.type('Havn Lager');
+    // The button clicked with a short password: focus is on the password, not lost with the button.
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await expect(page.getByLabel('Password')).toBeFocused();
+    await page.getByLabel('Password').fill('havn havn havn');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Email').fill('hanne@fresh.example');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toContainText('That email and password do not match.');
+    // Typing again replaces the wrong password.
+    await expect(page.getByLabel('Password')).toBeFocused();
+    await page.keyboard.type('havn havn havn');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toContainText('Hanne Havn');
+  } finally {
+    await page.close();
+    await fresh.stop();
+  }
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { client } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -11,6 +11,12 @@ export function SetupScreen({ onDone }: { onDone: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const errors = fieldErrors(error);
+  const formRef = useRef<HTMLFormElement>(null);
+  // The button is disabled while working, which drops focus to the page: a refusal puts it on the
+  // first field it marks (else on its message), as the settings forms do.
+  useEffect(() => {
+    if (error) focusFirstProblem(formRef.current);
+  }, [error]);
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value });
 
   const submit = async (event: FormEvent) => {
@@ -29,7 +35,7 @@ export function SetupScreen({ onDone }: { onDone: () => void }) {
 
   return (
     <main className="auth-screen">
-      <form onSubmit={(event) => void submit(event)} aria-labelledby="setup-title" noValidate>
+      <form ref={formRef} onSubmit={(event) => void submit(event)} aria-labelledby="setup-title" noValidate>
         <h1 id="setup-title">Set up Shipdesk</h1>
         <p>Create your organization and the owner account. You can add carriers and addresses next.</p>
         <Field label="Organization name" error={errors.orgName}>
@@ -62,6 +68,17 @@ export function LoginScreen() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const errors = fieldErrors(error);
+  const formRef = useRef<HTMLFormElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  // A wrong password is typed again: focus goes back to it (the button, disabled meanwhile, lost it).
+  useEffect(() => {
+    if (!error) return;
+    if (formRef.current?.querySelector('[aria-invalid="true"]')) focusFirstProblem(formRef.current);
+    else {
+      passwordRef.current?.focus();
+      passwordRef.current?.select();
+    }
+  }, [error]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,13 +95,13 @@ export function LoginScreen() {
 
   return (
     <main className="auth-screen">
-      <form onSubmit={(event) => void submit(event)} aria-labelledby="login-title" noValidate>
+      <form ref={formRef} onSubmit={(event) => void submit(event)} aria-labelledby="login-title" noValidate>
         <h1 id="login-title">Sign in to Shipdesk</h1>
         <Field label="Email" error={errors.email}>
           <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required autoFocus autoComplete="username" />
         </Field>
         <Field label="Password" error={errors.password}>
-          <input type="password" value={password} onChange={(event) => setPassword(event.target.value)} required autoComplete="current-password" />
+          <input ref={passwordRef} type="password" value={password} onChange={(event) => setPassword(event.target.value)} required autoComplete="current-password" />
         </Field>
         <ErrorNotice error={error} />
         <FormActions>
@@ -95,4 +112,11 @@ export function LoginScreen() {
       </form>
     </main>
   );
+}
+
+/** The first field marked invalid, else the form's error message (made focusable for it). */
+function focusFirstProblem(form: HTMLFormElement | null): void {
+  const target = form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('[role="alert"]');
+  if (target && !target.matches('input, select, textarea, button') && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target?.focus();
 }
