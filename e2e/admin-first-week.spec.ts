@@ -262,3 +262,26 @@ test('first start and sign in, keyboard only: a refusal puts the focus where the
     await fresh.stop();
   }
 });
+
+test('shipment form at 1024 × 768, keyboard only: a field Tab moves to is not hidden under the save bar', async ({ page }) => {
+  await seedOrganization(page.request, owner);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await signIn(page, owner.email, owner.password);
+  await page.goto('/#/shipments/new');
+  const form = page.getByRole('form', { name: 'New shipment' });
+  await expect(form.getByLabel('Reference')).toBeFocused();
+  const bar = form.getByText('Ctrl+Enter saves · Enter moves to the next field').locator('..');
+  const top = (await bar.boundingBox())?.y ?? 0;
+  // Through the shipment, carrier, receiver and parcel fields, as a keyboard user fills them in.
+  const seen: string[] = [];
+  while (!seen.includes('parcels.0.dimensions.height')) {
+    await page.keyboard.press('Tab');
+    const field = await page.locator('html').evaluate((html) => {
+      const element = html.ownerDocument.activeElement;
+      return element?.matches('input, select') ? { name: element.getAttribute('name') ?? '', bottom: element.getBoundingClientRect().bottom } : null;
+    });
+    if (!field) continue;
+    seen.push(field.name);
+    expect(field.bottom, `${field.name} ends below the top of the save bar`).toBeLessThanOrEqual(top);
+  }
+});
