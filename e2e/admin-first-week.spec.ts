@@ -285,3 +285,24 @@ test('shipment form at 1024 × 768, keyboard only: a field Tab moves to is not h
     expect(field.bottom, `${field.name} ends below the top of the save bar`).toBeLessThanOrEqual(top);
   }
 });
+
+test('team members: one’s own name changed there is the name the sidebar shows, also after a reload', async ({ page }) => {
+  await seedOrganization(page.request, owner);
+  await signIn(page, owner.email, owner.password);
+  const navigation = page.getByRole('navigation', { name: 'Main' });
+  await expect(navigation).toContainText('Hanne Havn');
+  await page.goto('/#/settings/team-members');
+  await page.getByRole('main').getByRole('button', { name: 'Edit Hanne Havn' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Hanne Havn' });
+  await dialog.getByLabel('Name (required)').fill('Hanne H. Havn');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(navigation).toContainText('Hanne H. Havn');
+  await page.reload();
+  await expect(navigation).toContainText('Hanne H. Havn');
+  // Back as it was, for the file's other tests.
+  await page.getByRole('main').getByRole('button', { name: 'Edit Hanne H. Havn' }).click();
+  await page.getByRole('dialog', { name: 'Edit Hanne H. Havn' }).getByLabel('Name (required)').fill('Hanne Havn');
+  await page.getByRole('dialog', { name: 'Edit Hanne H. Havn' }).getByRole('button', { name: 'Save changes' }).click();
+  await expect(navigation).toContainText('Hanne Havn');
+});

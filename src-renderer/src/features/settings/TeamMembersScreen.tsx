@@ -90,10 +90,12 @@ export function TeamMembersScreen() {
     } else {
       // An owner's role, and one's own, are not changed here (the server refuses both).
       const keepRole = editing?.role === 'owner' || editor.key === myUserId;
-      await client.call('members.update', {
+      const saved = await client.call('members.update', {
         params: { orgId, userId: editor.key ?? '' },
         body: { name: draft.name.trim(), ...(keepRole ? {} : { role: draft.role as AssignableRole }) },
       });
+      // The sidebar shows one's own name from the sign-in answer; keep it in step, as for the organization's.
+      if (saved.id === myUserId) useSession.setState((state) => (state.login ? { login: { ...state.login, user: { ...state.login.user, name: saved.name } } } : {}));
     }
     editor.finish();
     list.reload();
