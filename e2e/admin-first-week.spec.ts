@@ -306,3 +306,34 @@ test('team members: one’s own name changed there is the name the sidebar shows
   await page.getByRole('dialog', { name: 'Edit Hanne H. Havn' }).getByRole('button', { name: 'Save changes' }).click();
   await expect(navigation).toContainText('Hanne Havn');
 });
+
+test('why this rule: an answer on screen is asked again when a rule under it is edited, never left telling of the old price', async ({ page }) => {
+  const { call } = await seedOrganization(page.request, owner);
+  // The plan allows three carriers: this file's other tests may have made them already.
+  const carriers = (await call('GET', '/carriers')) as { data: { id: string; senderAddressId: string }[] };
+  let carrier = carriers.data[0];
+  if (!carrier) {
+    const address = (await call('POST', '/sender-addresses', { name: 'Kaj 8', address1: 'Kajen 8', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
+    carrier = (await call('POST', '/carriers', { name: 'Havnens trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string; senderAddressId: string };
+  }
+  const rule = (name: string, receivingCountries: string[], conditions: unknown[]) =>
+    call('POST', '/shipping-rules', { name, carrierId: carrier.id, productId: 'local_parcel', services: [], senderAddressId: carrier.senderAddressId, receivingCountries, conditions });
+  await rule('Greenland light', ['GL'], [{ type: 'weight', min: 0, max: 5, shippingPrice: 49, currency: 'DKK' }]);
+  await rule('Greenland any', ['GL'], [{ type: 'flatRate', shippingPrice: 99, currency: 'DKK' }]);
+  await signIn(page, owner.email, owner.password);
+  await page.goto('/#/settings/shipping-rules');
+  const explainer = page.getByRole('region', { name: 'Why this rule?' });
+  await explainer.getByLabel('Country (required)').selectOption('GL');
+  await explainer.getByLabel('Weight (required)').fill('2');
+  await explainer.getByRole('button', { name: 'Find matching rules' }).click();
+  const chosen = explainer.getByRole('listitem').filter({ hasText: /Chosen/ });
+  await expect(chosen).toContainText('Greenland light — DKK 49.00');
+
+  await page.getByRole('main').getByRole('button', { name: 'Edit Greenland light' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Greenland light' });
+  await dialog.getByRole('group', { name: 'Condition 1' }).getByLabel('Shipping price').fill('149');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(chosen).toContainText('Greenland any — DKK 99.00');
+  await expect(explainer).toContainText('Greenland light — DKK 149.00');
+});

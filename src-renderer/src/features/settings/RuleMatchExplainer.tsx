@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { weightUnits, type WeightUnit } from '../../../../src-shared/schemas/shipment';
-import type { ResponseOf } from '../../../../src-shared/operation';
+import type { BodyOf, ResponseOf } from '../../../../src-shared/operation';
 import type { OperationById } from '../../../../src-shared/operations';
 import { Field } from '../../components/forms';
 import { client } from '../../lib/api';
@@ -9,12 +9,13 @@ import { describeTest } from './conditions';
 import { FormError, CountrySelect, countryName, formatMoney, invalid, numberOrUndefined, plainFieldErrors } from './shared';
 
 type MatchAnswer = ResponseOf<OperationById<'shippingRules.match'>>;
+type MatchBody = BodyOf<OperationById<'shippingRules.match'>>;
 
 /**
  * "Why this rule?": the destination, weight and order total of an imagined shipment, and the rules
  * that would fit it, best first, each with the condition that made it fit.
  */
-export function RuleMatchExplainer({ defaultCurrency }: { defaultCurrency: string }) {
+export function RuleMatchExplainer({ defaultCurrency, rules }: { defaultCurrency: string; /** The rules as last read: a change asks again. */ rules: unknown }) {
   const orgId = useOrgId();
   const [form, setForm] = useState({ countryCode: '', weight: '', weightUnit: 'kg' as WeightUnit, orderTotal: '', currency: '' });
   const [answer, setAnswer] = useState<{ matches: MatchAnswer['matches']; asked: string } | null>(null);
@@ -22,6 +23,21 @@ export function RuleMatchExplainer({ defaultCurrency }: { defaultCurrency: strin
   const [busy, setBusy] = useState(false);
   const errors = plainFieldErrors(error);
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) => setForm((current) => ({ ...current, [key]: event.target.value }));
+  const lastQuestion = useRef<{ body: MatchBody; asked: string } | null>(null);
+  const shownRules = useRef(rules);
+
+  // A rule added, edited or deleted under the answer would leave it telling of rules that are no
+  // longer so: the same question is asked again.
+  useEffect(() => {
+    if (shownRules.current === rules) return;
+    shownRules.current = rules;
+    const question = lastQuestion.current;
+    if (!question) return;
+    client.call('shippingRules.match', { params: { orgId }, body: question.body }).then(
+      (result) => lastQuestion.current === question && setAnswer({ matches: result.matches, asked: question.asked }),
+      () => lastQuestion.current === question && setAnswer(null),
+    );
+  }, [rules, orgId]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -33,14 +49,16 @@ export function RuleMatchExplainer({ defaultCurrency }: { defaultCurrency: strin
       const orderTotal = numberOrUndefined(form.orderTotal);
       if (orderTotal !== undefined && !Number.isFinite(orderTotal)) throw invalid('orderTotal', 'Enter a number, or leave it empty');
       const currency = orderTotal === undefined ? undefined : (form.currency.trim().toUpperCase() || defaultCurrency);
-      const result = await client.call('shippingRules.match', {
-        params: { orgId },
-        body: { countryCode: form.countryCode, weight, weightUnit: form.weightUnit, ...(orderTotal === undefined ? {} : { orderTotal, currency }) },
-      });
+      const body: MatchBody = { countryCode: form.countryCode, weight, weightUnit: form.weightUnit, ...(orderTotal === undefined ? {} : { orderTotal, currency }) };
+      lastQuestion.current = null;
+      const result = await client.call('shippingRules.match', { params: { orgId }, body });
       const total = orderTotal === undefined ? 'no order total' : `an order total of ${formatMoney(orderTotal, currency ?? defaultCurrency)}`;
-      setAnswer({ matches: result.matches, asked: `${countryName(form.countryCode)}, ${weight} ${form.weightUnit}, ${total}` });
+      const asked = `${countryName(form.countryCode)}, ${weight} ${form.weightUnit}, ${total}`;
+      lastQuestion.current = { body, asked };
+      setAnswer({ matches: result.matches, asked });
     } catch (caught) {
       // An answer for other facts than those now in the form would mislead.
+      lastQuestion.current = null;
       setAnswer(null);
       setError(caught);
     } finally {

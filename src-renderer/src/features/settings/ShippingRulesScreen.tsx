@@ -71,7 +71,7 @@ export function ShippingRulesScreen() {
       <SettingsTable label="Shipping rules" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No shipping rules yet. Without rules, every shipment needs its carrier chosen by hand." />
 
       {canWrite ? (
-        <RuleMatchExplainer defaultCurrency={defaultCurrency} />
+        <RuleMatchExplainer defaultCurrency={defaultCurrency} rules={list.data} />
       ) : (
         // The match check is a POST, which the server guards with write:shipping_rules.
         <p className="hint">“Why this rule?” can be tried by those who may change shipping rules.</p>
