@@ -32,6 +32,7 @@ describe('the CLI', () => {
     // Again onto the same file: replaced by a whole backup, nothing half-written left beside it.
     expect((await cli('backup', file)).code).toBe(0);
     expect(readdirSync(dir).filter((name) => name.startsWith('copy.sqlite'))).toEqual(['copy.sqlite']);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
     const copy = new Database(file, { readonly: true });
     try {
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');

@@ -6,7 +6,7 @@
  * beyond seven are then deleted. Other files in the folder (another profile's backups, a copy the
  * user put there) are never touched.
  */
-import { existsSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ApiError } from '../../src-shared/errors';
 import type { AppContext } from './context';
@@ -51,6 +51,9 @@ export async function backupTo(app: AppContext, file: string): Promise<void> {
   const partial = `${file}.partial`;
   try {
     await app.db.$client.backup(partial);
+    // The copy holds what the data folder keeps private (0700): password and token hashes, sealed
+    // secrets, customers' addresses. A backup written onto a shared disk is its owner's alone.
+    chmodSync(partial, 0o600);
     renameSync(partial, file);
   } finally {
     rmSync(partial, { force: true });
