@@ -26,7 +26,13 @@ export const loginResponse = z.strictObject({
 export const setupStatusSchema = z.strictObject({ needsSetup: z.boolean() });
 
 /** A password a person chooses: the setup screen, `shipdesk init`, a new team member (docs/decisions.md). */
-export const newPassword = () => z.string().min(8, 'At least 8 characters').max(1000);
+export const newPassword = () =>
+  z
+    .string()
+    .min(8, 'At least 8 characters')
+    .max(1000)
+    // Eight spaces pass the length and are guessed first; spaces inside a passphrase are welcome.
+    .refine((value) => value.trim() !== '', 'Not only spaces');
 
 /** A user changes their own password; the answer is a new login, as the ones before stop working. */
 export const passwordChangeBody = z.strictObject({

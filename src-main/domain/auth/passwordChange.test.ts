@@ -146,6 +146,9 @@ describe('PATCH /orgs/{orgId}/members/{userId} {password}', () => {
     const short = await resetPassword(org, admin.userId, 'short');
     expect(short.status).toBe(400);
     expect(short.body.details).toEqual([{ path: 'body.password', message: 'At least 8 characters' }]);
+    const blank = await resetPassword(org, admin.userId, ' '.repeat(12));
+    expect(blank.status).toBe(400);
+    expect(blank.body.details).toEqual([{ path: 'body.password', message: 'Not only spaces' }]);
 
     // Nothing changed for anyone.
     for (const who of [admin, packer]) expect((await loginAs(who.email, PASSWORD)).status).toBe(200);

@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import type { Member } from '../../../../src-shared/schemas/member';
+import { newPassword } from '../../../../src-shared/schemas/system';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client } from '../../lib/api';
 import { useOrgId, useSession } from '../../lib/session';
 import { EditorForm, invalid } from '../settings/shared';
 
-/** The same rule as the server's (newPassword in src-shared), said before the round trip. */
+/** The server's rule (newPassword in src-shared), said before the round trip. */
 function checkNewPassword(password: string, repeated: string, path: string): void {
-  if (password.length < 8) throw invalid(path, 'At least 8 characters');
+  const checked = newPassword().safeParse(password);
+  if (!checked.success) throw invalid(path, checked.error.issues[0]?.message ?? 'Not a usable password');
   if (password !== repeated) throw invalid('repeatPassword', 'The two new passwords differ');
 }
 
