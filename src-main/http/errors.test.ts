@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -241,6 +242,19 @@ describe('localhost hardening', () => {
     expect(allowedHostnames('FE80::1').has(hostnameOf('[fe80::1]:4848'))).toBe(true);
     expect(allowedHostnames('[FE80::2]').has(hostnameOf('[fe80::2]'))).toBe(true);
     expect(allowedHostnames(undefined).has(hostnameOf('evil.example'))).toBe(false);
+  });
+
+  it('bound to every interface, allows its own addresses, host name and mDNS name, and nothing else', () => {
+    const name = hostname().toLowerCase();
+    for (const bound of ['0.0.0.0', '::']) {
+      const allowed = allowedHostnames(bound);
+      expect(allowed.has(hostnameOf(`${name}:4848`))).toBe(true);
+      if (!name.includes('.')) expect(allowed.has(hostnameOf(`${name.toUpperCase()}.LOCAL:4848`))).toBe(true);
+      expect(allowed.has('127.0.0.1')).toBe(true);
+      expect(allowed.has(hostnameOf('evil.example'))).toBe(false);
+      expect(allowed.has(hostnameOf(`${name}.evil.example`))).toBe(false);
+    }
+    expect(allowedHostnames('127.0.0.1').has(`${name}.local`)).toBe(false);
   });
 
   it('sends no CORS headers, even to a request with an Origin', async () => {

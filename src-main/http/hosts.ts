@@ -18,6 +18,9 @@ export function allowedHostnames(configuredHost: string | undefined): Set<string
   if (configuredHost === '0.0.0.0' || configuredHost === '::') {
     for (const addresses of Object.values(networkInterfaces())) for (const address of addresses ?? []) add(address.address);
     add(hostname());
+    // Stations on a LAN without DNS reach the hub by its mDNS name (hub.local). That name is
+    // answered on the LAN itself, never by a web page's DNS, so it opens no rebinding path.
+    if (!hostname().includes('.')) add(`${hostname()}.local`);
   }
   return names;
 }
