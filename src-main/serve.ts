@@ -11,6 +11,7 @@ import { databaseFile, defaultDataDir, parsePort, portFromEnv } from './app/conf
 import { acquireInstanceLock } from './app/instanceLock';
 import { buildServer, listen } from './http/server';
 import { rendererIndex } from './http/renderer';
+import { stationUrls } from './http/hosts';
 import { runStartupChores } from './app/startup';
 import { start as startWebhookDelivery } from './domain/webhookDelivery';
 import { startDailyBackups } from './app/dailyBackups';
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
     const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
     const url = await listen(server, host, port);
     console.log(`Shipdesk listening on ${url}`);
+    const stations = stationUrls(host, Number(new URL(url).port));
+    if (stations.length) console.log(`Stations reach it at ${stations.join(', ')}`);
     // Without a build the API still works, but / would answer a bare JSON 404: say why.
     if (!rendererIndex(rendererDir)) console.warn(`Shipdesk: no built app in ${rendererDir}; run \`npm run build\` to serve it at ${url}/`);
     // Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.

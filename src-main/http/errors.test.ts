@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestOrg, type TestServer } from '../testing/harness';
 import { BODY_LIMIT, toApiError } from './server';
-import { allowedHostnames, hostnameOf } from './hosts';
+import { allowedHostnames, hostnameOf, stationUrls } from './hosts';
 
 let t: TestServer;
 let port: number;
@@ -255,6 +255,18 @@ describe('localhost hardening', () => {
       expect(allowed.has(hostnameOf(`${name}.evil.example`))).toBe(false);
     }
     expect(allowedHostnames('127.0.0.1').has(`${name}.local`)).toBe(false);
+  });
+
+  it('names the addresses stations can type when bound to every interface, and every one passes the Host check', () => {
+    expect(stationUrls('127.0.0.1', 4848)).toEqual([]);
+    const urls = stationUrls('0.0.0.0', 4848);
+    expect(urls.length).toBeGreaterThan(0);
+    const allowed = allowedHostnames('0.0.0.0');
+    for (const url of urls) {
+      expect(url).not.toContain('0.0.0.0');
+      expect(url).toMatch(/:4848$/);
+      expect(allowed.has(hostnameOf(new URL(url).host)), url).toBe(true);
+    }
   });
 
   it('sends no CORS headers, even to a request with an Origin', async () => {

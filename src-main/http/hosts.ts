@@ -25,6 +25,21 @@ export function allowedHostnames(configuredHost: string | undefined): Set<string
   return names;
 }
 
+/**
+ * Where stations reach a server bound to every interface: 0.0.0.0 in its start-up line is no
+ * address anyone can type. Its LAN addresses (IPv4, not loopback) and mDNS name, which the Host
+ * check above lets through.
+ */
+export function stationUrls(boundHost: string, port: number): string[] {
+  if (boundHost !== '0.0.0.0' && boundHost !== '::') return [];
+  const addresses = Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((address) => address.family === 'IPv4' && !address.internal)
+    .map((address) => `http://${address.address}:${port}`);
+  const name = hostname().toLowerCase();
+  return [...addresses, `http://${name.includes('.') ? name : `${name}.local`}:${port}`];
+}
+
 /** The host part of a Host header, without the port; IPv6 keeps its brackets. */
 export function hostnameOf(hostHeader: string): string {
   const host = hostHeader.trim().toLowerCase();
