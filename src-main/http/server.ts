@@ -23,13 +23,18 @@ export interface ServerOptions {
   logger?: boolean;
 }
 
+/** A request's path without its query string, which may hold a credential or a customer's name. */
+function requestPath(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? request.url;
+}
+
 /**
  * What `SHIPDESK_LOG=1` writes of each request (README: "never credentials"): the path without its
  * query string, as the fault line on stderr does. A client may put its token there
  * (`?access_token=shpd_…`, RFC 6750 §2.3); it is refused, but Fastify's own line kept it.
  */
 function loggedRequest(request: FastifyRequest) {
-  return { method: request.method, url: request.url.split('?')[0], host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
+  return { method: request.method, url: requestPath(request), host: request.host, remoteAddress: request.ip, remotePort: request.socket.remotePort };
 }
 
 /** `/orgs/{orgId}/x` → `/orgs/:orgId/x` */
@@ -200,7 +205,7 @@ function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply
   const apiError = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? wrongMediaType(request) : toApiError(error);
   if (apiError.status === 500) {
     // The answer says the fault was logged: with Fastify's logger off (the default), stderr is the log.
-    if (request.log.level === undefined) console.error(`${request.method} ${request.url.split('?')[0]} failed:`, error);
+    if (request.log.level === undefined) console.error(`${request.method} ${requestPath(request)} failed:`, error);
     else request.log.error({ err: error }, 'request failed');
   }
   if (apiError.code === 'RATE_LIMITED') reply.header('retry-after', String(app.failedAuth.retryAfterSeconds(request.ip)));
@@ -269,7 +274,7 @@ function notFound(request: FastifyRequest, reply: FastifyReply, rendererDir: str
     const error = new ApiError('UNAUTHORIZED', "Missing credential: send 'Authorization: Bearer <token>'");
     return reply.code(401).header('www-authenticate', bearerChallenge(error.code)).send(error.toBody());
   }
-  const error = new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  const error = new ApiError('NOT_FOUND', `No route ${request.method} ${requestPath(request)}`);
   return reply.code(404).send(error.toBody());
 }
 

@@ -319,6 +319,23 @@ function stationPrinters(tx: ReadDb, orgId: string, ids: readonly string[]): Pri
 }
 
 /**
+ * Queues a rule's print of `docs`, grouped by the printer each goes to: the sending station's that
+ * fits it, else the rule's printer, else the default (queueJobs), in the documents' own order.
+ */
+function queueRulePrint(app: AppContext, orgId: string, docs: readonly { id: string }[], stationPrinterIds: readonly string[], rulePrinterId: string | null): string[] {
+  return inWriteTransaction(app.db, (tx) => {
+    const rows = new Map(tx.select().from(documents).where(inArray(documents.id, docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
+    const station = stationPrinters(tx, orgId, stationPrinterIds);
+    const byPrinter = new Map<string | undefined, DocumentRow[]>();
+    for (const doc of docs.map((one) => rows.get(one.id)).filter((row): row is DocumentRow => row !== undefined)) {
+      const printerId = stationPrinterFor(app, tx, orgId, doc, station)?.id ?? rulePrinterId ?? undefined;
+      byPrinter.set(printerId, [...(byPrinter.get(printerId) ?? []), doc]);
+    }
+    return [...byPrinter].flatMap(([printerId, group]) => queueJobs(app, tx, orgId, group, printerId, 1));
+  });
+}
+
+/**
  * Jobs for an automatic print that found no printer: failed at once and without a printer, so the
  * labels wait under Failed in the print-job log and print with Retry once a printer is set up
  * (decisions §9: a missing printer is a failed job, never a lost label).
@@ -368,18 +385,7 @@ export async function autoPrintAfterSend(
     try {
       let jobIds: string[];
       try {
-        jobIds = inWriteTransaction(app.db, (tx) => {
-          const rows = new Map(tx.select().from(documents).where(inArray(documents.id, ask.docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
-          const docs = ask.docs.map((doc) => rows.get(doc.id)).filter((row): row is DocumentRow => row !== undefined);
-          const station = stationPrinters(tx, orgId, stationPrinterIds);
-          // Documents grouped by the printer they go to, in their own order (labels in the parcels' order).
-          const byPrinter = new Map<string | undefined, DocumentRow[]>();
-          for (const doc of docs) {
-            const printerId = stationPrinterFor(app, tx, orgId, doc, station)?.id ?? ask.printerId ?? undefined;
-            byPrinter.set(printerId, [...(byPrinter.get(printerId) ?? []), doc]);
-          }
-          return [...byPrinter].flatMap(([printerId, group]) => queueJobs(app, tx, orgId, group, printerId, 1));
-        });
+        jobIds = queueRulePrint(app, orgId, ask.docs, stationPrinterIds, ask.printerId);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // Not even one job could be queued (no printer chosen and no default, a deleted rule printer).
