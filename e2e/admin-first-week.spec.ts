@@ -7,6 +7,21 @@ import { seedOrganization, signIn } from './seed';
  */
 const owner = { orgName: 'Havn Lager', name: 'Hanne Havn', email: 'hanne@havn.example', password: 'havn havn havn' };
 
+type Call = Awaited<ReturnType<typeof seedOrganization>>['call'];
+
+/** A pending local-carrier shipment to Aarhus, with its own sender address and carrier. */
+async function seedShipment(call: Call, quay: number, carrierName: string, reference: string): Promise<{ id: string }> {
+  const address = (await call('POST', '/sender-addresses', { name: `Kaj ${quay}`, address1: `Kajen ${quay}`, zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
+  const carrier = (await call('POST', '/carriers', { name: carrierName, carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
+  return (await call('POST', '/shipments', {
+    type: 'outbound',
+    reference,
+    carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
+    parties: [{ type: 'receiver', name: 'Ole Olsen', address1: 'Vestergade 2', postalCode: '8000', city: 'Aarhus C', countryCode: 'DK' }],
+    parcels: [{ weight: 1, weightUnit: 'kg', dimensions: { length: 10, width: 10, height: 10 }, orderLines: [] }],
+  })) as { id: string };
+}
+
 test('new order: a weight or price typed with a decimal comma is kept as typed, not multiplied by ten', async ({ page }) => {
   const { call } = await seedOrganization(page.request, owner);
   await call('POST', '/order-channels', { name: 'Telefon', type: 'manual', config: {} });
@@ -67,15 +82,7 @@ test('settings forms: what needs attention is named as the form labels its field
 
 test('shipment page, keyboard only: after Put on hold, Release and Send the focus is on the title with the new status, not lost', async ({ page }) => {
   const { call } = await seedOrganization(page.request, owner);
-  const address = (await call('POST', '/sender-addresses', { name: 'Kaj 4', address1: 'Kajen 4', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
-  const carrier = (await call('POST', '/carriers', { name: 'Egne vogne', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
-  const shipment = (await call('POST', '/shipments', {
-    type: 'outbound',
-    reference: 'HAVN-KEYS',
-    carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
-    parties: [{ type: 'receiver', name: 'Ole Olsen', address1: 'Vestergade 2', postalCode: '8000', city: 'Aarhus C', countryCode: 'DK' }],
-    parcels: [{ weight: 1, weightUnit: 'kg', dimensions: { length: 10, width: 10, height: 10 }, orderLines: [] }],
-  })) as { id: string };
+  const shipment = await seedShipment(call, 4, 'Egne vogne', 'HAVN-KEYS');
   await signIn(page, owner.email, owner.password);
   await page.goto(`/#/shipments/${encodeURIComponent(shipment.id)}`);
   const heading = page.getByRole('main').getByRole('heading', { level: 1 });
@@ -124,15 +131,7 @@ test('a list that cannot be read says so, and does not also claim to be empty', 
 
 test('shipment form: a field the server refuses gets the focus, also when saved with Ctrl+Enter from another field', async ({ page }) => {
   const { call } = await seedOrganization(page.request, owner);
-  const address = (await call('POST', '/sender-addresses', { name: 'Kaj 5', address1: 'Kajen 5', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
-  const carrier = (await call('POST', '/carriers', { name: 'Egne biler', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
-  const shipment = (await call('POST', '/shipments', {
-    type: 'outbound',
-    reference: 'HAVN-FORM',
-    carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
-    parties: [{ type: 'receiver', name: 'Ole Olsen', address1: 'Vestergade 2', postalCode: '8000', city: 'Aarhus C', countryCode: 'DK' }],
-    parcels: [{ weight: 1, weightUnit: 'kg', dimensions: { length: 10, width: 10, height: 10 }, orderLines: [] }],
-  })) as { id: string };
+  const shipment = await seedShipment(call, 5, 'Egne biler', 'HAVN-FORM');
   await signIn(page, owner.email, owner.password);
   const form = page.getByRole('form', { name: 'Edit shipment HAVN-FORM' });
   const city = form.getByRole('group', { name: 'Receiver' }).getByLabel('City');
