@@ -61,7 +61,7 @@ export async function backupTo(app: AppContext, file: string): Promise<void> {
 }
 
 /** The files SQLite and the instance lock keep beside a database, the database first. */
-const DATABASE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal', '.lock'] as const;
+const DATABASE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal', '.lock', '.lock-journal'] as const;
 
 /** A path with its folder's symbolic links resolved, so two spellings of one file compare equal. */
 function canonicalPath(file: string): string {
