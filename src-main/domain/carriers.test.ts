@@ -358,6 +358,8 @@ describe('carrier plan limit', () => {
     expect(fourth.status).toBe(403);
     expect(fourth.body.code).toBe('RESOURCE_LIMIT_REACHED');
     expect(fourth.body.message).toContain('carriers');
+    expect(fourth.body.message).toContain(`shipdesk org set-add-on ${org.orgId} extra_carrier`);
+    expect(fourth.body.message).toContain(`shipdesk org set-plan ${org.orgId} pro`);
 
     t.app.db.insert(addOns).values({ orgId: org.orgId, type: 'extra_carrier', quantity: 1, unitPrice: 0 }).run();
     expect((await create()).status).toBe(201);

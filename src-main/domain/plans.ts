@@ -40,6 +40,12 @@ const limitLabels: Record<LimitName, string> = {
   apiTokens: 'API tokens',
 };
 
+/** The next plan up and the command that moves to it (plans change only through the CLI, decisions §11). */
+export function largerPlanHint(orgId: string, plan: Plan): string {
+  const next: Plan = plan === 'starter' ? 'pro' : 'unlimited';
+  return `move to a larger plan with \`shipdesk org set-plan ${orgId} ${next}\``;
+}
+
 export function orgPlan(db: ReadDb, orgId: string): Plan {
   const row = db.select({ plan: orgs.plan }).from(orgs).where(eq(orgs.id, orgId)).get();
   return (row?.plan ?? 'starter') as Plan;
@@ -91,9 +97,11 @@ export function assertWithinLimit(db: ReadDb, orgId: string, limit: LimitName, n
   if (max < 0) return;
   const used = countUsed(db, orgId, limit, nowIso);
   if (used >= max) {
+    const plan = orgPlan(db, orgId);
+    const addOn = limit === 'carriers' ? `, add carriers with \`shipdesk org set-add-on ${orgId} extra_carrier <quantity>\`` : '';
     throw new ApiError(
       'RESOURCE_LIMIT_REACHED',
-      `The ${orgPlan(db, orgId)} plan allows ${max} ${limitLabels[limit]} (limit: ${limit}); delete one or change plan`,
+      `The ${plan} plan allows ${max} ${limitLabels[limit]} (limit: ${limit}); delete one${addOn} or ${largerPlanHint(orgId, plan)}`,
     );
   }
 }

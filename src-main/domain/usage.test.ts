@@ -118,6 +118,9 @@ describe('shipments against the plan', () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).code).toBe('PLAN_LIMITS_EXCEEDED');
     expect((refused as ApiError).status).toBe(403);
+    // It says how to go on: the organization setting, or the command that changes the plan.
+    expect((refused as ApiError).message).toContain('overageEnabled');
+    expect((refused as ApiError).message).toContain(`shipdesk org set-plan ${org.orgId} pro`);
     expect((await usage(org)).shipments.used).toBe(500);
 
     const put = await t.request('PUT', `/orgs/${org.orgId}`, { token: org.token, body: { overageEnabled: true } });

@@ -7,7 +7,7 @@ import type { Db } from '../db/open';
 import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { findOrgRow } from './orgs';
-import { countUsed, effectiveLimit, planDefinitions } from './plans';
+import { countUsed, effectiveLimit, largerPlanHint, planDefinitions } from './plans';
 import type { Plan } from '../../src-shared/schemas/org';
 
 /** The calendar month (UTC) containing `now`: from its first instant to the next month's. */
@@ -50,7 +50,8 @@ export function countShipmentsCreated(tx: WriteTx, orgId: string, now: Date, n =
     const asked = n === 1 ? 'a new shipment' : `${n} new shipments`;
     throw new ApiError(
       'PLAN_LIMITS_EXCEEDED',
-      `This needs ${asked} but only ${free} more fit in this month's ${org.plan} plan (${used} of ${plan.includedShipments} used); nothing was created. Enable overage or change plan`,
+      `This needs ${asked} but only ${free} more fit in this month's ${org.plan} plan (${used} of ${plan.includedShipments} used); nothing was created. ` +
+        `Allow shipments beyond the plan (overageEnabled, under Settings → Organization) or ${largerPlanHint(orgId, org.plan as Plan)}`,
     );
   }
   // `used` was read in this transaction, so `used + n` is the new count whether or not the row exists.
