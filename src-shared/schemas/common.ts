@@ -94,6 +94,17 @@ export const wholeNumberParam = (min: number, max: number) =>
     .union([z.number(), z.string().regex(/^\d{1,16}$/).transform(Number)], { error: `Must be a whole number from ${min} to ${max}` })
     .pipe(z.number().int().min(min).max(max));
 
+/**
+ * A list's free-text search. Blank (`?search=`, as a script or a cleared search box sends it) is no
+ * filter, and the spaces a scanner or a paste adds around a code are dropped.
+ */
+export const searchText = () =>
+  z
+    .string()
+    .max(200)
+    .transform((text) => text.trim() || undefined)
+    .optional();
+
 /** `true` or `false` in a query string (or a boolean from the app's IPC door); anything else is refused, not guessed at. */
 export const booleanParam = () =>
   z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], { error: 'Must be true or false' });

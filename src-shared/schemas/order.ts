@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, currencyCode, email, id, MAX_TEXT, openObject, pageQuery, requiredText, text, timestamp } from './common';
+import { countryCode, currencyCode, email, id, MAX_TEXT, openObject, pageQuery, requiredText, searchText, text, timestamp } from './common';
 import { orderChannelTypes } from './orderChannel';
 import { carrierSettingsSchema, checkWeightBound, documentSchema, money, shipmentStatuses, shipmentTypes, shippingRuleSummarySchema, trackingSchema, weightUnits } from './shipment';
 
@@ -197,7 +197,7 @@ export type OrderImportResult = z.infer<typeof orderImportResponse>;
 export const orderListQuery = pageQuery.extend({
   status: z.enum(orderStatuses).optional(),
   orderChannelId: id().optional(),
-  search: z.string().min(1).max(200).optional(),
+  search: searchText(),
   /** Exactly this order number, case and all: a scanned packing slip, found on an index however many orders there are. */
   orderNumber: orderNumber().optional(),
 });

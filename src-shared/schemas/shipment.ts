@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, currencyCode, email, emptyOr, id, openObject, pageQuery, requiredText, text, timestamp } from './common';
+import { countryCode, currencyCode, email, emptyOr, id, openObject, pageQuery, requiredText, searchText, text, timestamp } from './common';
 import { senderAddressSchema } from './senderAddress';
 import { documentFormats, labelSizes } from './carrier';
 
@@ -390,7 +390,7 @@ export const shipmentListQuery = pageQuery.extend({
   /** A field name, `-` first for descending; ties keep the newest first. */
   sort: z.enum(shipmentSortKeys).default('-createdAt'),
   status: z.enum(shipmentStatuses).optional(),
-  search: z.string().min(1).max(200).optional(),
+  search: searchText(),
   /** Exactly this reference, case and all: a scanned label, found on an index however many shipments there are. */
   reference: requiredText().optional(),
   orderId: id().optional(),

@@ -67,6 +67,9 @@ describe('shipment create, read and list', () => {
     expect(Object.keys(list.body.data[0]).sort()).toEqual(['carrierSettings', 'createdAt', 'id', 'reference', 'senderAddress', 'status', 'type', 'updatedAt']);
     const search = await t.request('GET', `${base()}?search=LIST-`);
     expect(search.body.total).toBe(1);
+    // Blank is no filter, as an empty search box means.
+    const blank = await t.request('GET', `${base()}?search=%20`);
+    expect([blank.status, blank.body.total]).toEqual([200, list.body.total]);
   });
 });
 
