@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts'],
+    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,

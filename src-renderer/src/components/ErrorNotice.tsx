@@ -74,13 +74,35 @@ export function fieldWord(part: string): string {
   return fieldWords[part] ?? part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-/** `body.parties.1.postalCode` → "parties 2 › postal code"; `body.zipcode` → "postal code". */
+/** A list's items are named one at a time: `parties.1` is "party 2". */
+const itemWords: Record<string, string> = {
+  parties: 'party',
+  parcels: 'parcel',
+  orderLines: 'order line',
+  conditions: 'condition',
+  shipments: 'shipment',
+  receivingCountries: 'receiving country',
+  additionalParameters: 'parameter',
+  attributes: 'attribute',
+  services: 'service',
+  scopes: 'access',
+};
+
+/** `body.parties.1.postalCode` → "party 2 › postal code"; `body.zipcode` → "postal code". */
 export function fieldLabel(path: string): string {
-  return path
-    .replace(/^(body|query|params)\.?/, '')
-    .split('.')
-    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : fieldWord(part)))
-    .join(' › ');
+  const parts = path.replace(/^(body|query|params)\.?/, '').split('.').filter(Boolean);
+  const words: string[] = [];
+  parts.forEach((part, i) => {
+    if (!/^\d+$/.test(part)) {
+      // A list's name is said with its item's number, not as a step of its own.
+      if (!/^\d+$/.test(parts[i + 1] ?? '')) words.push(fieldWord(part));
+      return;
+    }
+    const list = parts[i - 1];
+    const item = list === undefined ? 'item' : (itemWords[list] ?? fieldWord(list));
+    words.push(`${item} ${Number(part) + 1}`);
+  });
+  return words.join(' › ');
 }
 
 export function describeError(error: unknown): DescribedError {
