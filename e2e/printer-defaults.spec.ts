@@ -65,3 +65,32 @@ test('the first printer of a format starts as its default, from Find printers an
   const printers = (await call('GET', '/printers')).data as { name: string; isDefault: boolean }[];
   expect(printers.filter((printer) => printer.isDefault)).toEqual([expect.objectContaining({ id: pdfDefault.id })]);
 });
+
+test('a CUPS queue name the computer does not list is pointed out while typing, and can still be saved', async ({ page }) => {
+  // The file's server has one organization: the first test's, with its printers.
+  const { call } = await seedOrganization(page.request, OWNER);
+  await signIn(page, OWNER.email, OWNER.password);
+  await page.goto('/#/settings/printers');
+  const main = page.getByRole('main');
+  const cups = cupsForTests();
+
+  await main.getByRole('button', { name: 'New printer' }).click();
+  const form = page.getByRole('dialog', { name: 'New printer' });
+  const queue = form.getByLabel('Queue name (required)');
+  await form.getByLabel('Name (required)', { exact: true }).fill('Office');
+  await queue.fill('Ofice-laser');
+  if (cups.state === 'ready') {
+    await expect(queue).toHaveAccessibleDescription(new RegExp(`lists no queue named “Ofice-laser” \\(it has [^)]*${cups.queue}`));
+    // The queue it does list is taken without a word.
+    await queue.fill(cups.queue);
+    await expect(queue).not.toHaveAccessibleDescription(/lists no/);
+    await queue.fill('Ofice-laser');
+  } else {
+    await expect(queue).toHaveAccessibleDescription(/lists no printer queues right now, so “Ofice-laser” cannot be checked/);
+  }
+  // A warning, not a refusal: the queue may be added to this computer later.
+  await form.getByRole('button', { name: 'Create printer' }).click();
+  await expect(form).toBeHidden();
+  const saved = (await call('GET', '/printers')).data.filter((printer: { name: string }) => printer.name === 'Office');
+  expect(saved).toMatchObject([{ driver: 'cups', target: 'Ofice-laser' }]);
+});

@@ -16,9 +16,22 @@ export function fieldErrors(error: unknown): Record<string, string> {
 }
 
 /** A labelled control with its hint and error, wired with aria attributes. */
-export function Field({ label, error, hint, children }: { label: string; error?: string | undefined; hint?: string; children: ReactElement<Record<string, unknown>> }) {
+/** A labelled field. `warning` is something to check that does not stop the save (unlike `error`). */
+export function Field({
+  label,
+  error,
+  hint,
+  warning,
+  children,
+}: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  warning?: string | undefined;
+  children: ReactElement<Record<string, unknown>>;
+}) {
   const id = useId();
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hint ? `${id}-hint` : null, warning ? `${id}-warning` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={error ? 'field field-invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>
@@ -26,6 +39,11 @@ export function Field({ label, error, hint, children }: { label: string; error?:
       {hint && (
         <small id={`${id}-hint`} className="hint">
           {hint}
+        </small>
+      )}
+      {warning && (
+        <small id={`${id}-warning`} className="field-warning">
+          {warning}
         </small>
       )}
       {error && (

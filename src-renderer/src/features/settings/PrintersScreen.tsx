@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { documentFormats, labelSizes, type DocumentFormat, type LabelSize } from '../../../../src-shared/schemas/carrier';
 import { printerDrivers, printerProblems, type DiscoveredPrinter, type Printer, type PrinterDriver } from '../../../../src-shared/schemas/printing';
@@ -308,6 +308,20 @@ function PrinterFields({
   noDefaultYet: (format: DocumentFormat) => boolean;
   isNew: boolean;
 }) {
+  const orgId = useOrgId();
+  const queueListId = useId();
+  const queues = useLoad(() => client.call('printers.discover', { params: { orgId } }), `${orgId}:queues`);
+  const queueNames = queues.data?.map((printer) => printer.target);
+  const typed = draft.target.trim();
+  // A mistyped queue only shows when a print fails, maybe days later at the packing station; said
+  // here as a warning, not refused: the queue may be one to be added to this computer later, or
+  // the hub's, not this station's.
+  const unknownQueue = draft.driver === 'cups' && queueNames !== undefined && typed !== '' && !queueNames.includes(typed);
+  const queueWarning = !unknownQueue
+    ? undefined
+    : queueNames.length
+      ? `This computer lists no queue named “${typed}” (it has ${queueNames.join(', ')}). Check the spelling; it can still be saved for a queue added later.`
+      : `This computer lists no printer queues right now, so “${typed}” cannot be checked; it can still be saved.`;
   const set = <K extends keyof PrinterDraft>(key: K, value: PrinterDraft[K]) => onChange((current) => ({ ...current, [key]: value }));
   // A new printer's default box follows its format: ticked while that format has no default yet.
   const withFormat = (current: PrinterDraft, format: DocumentFormat): PrinterDraft =>
@@ -334,9 +348,14 @@ function PrinterFields({
             ))}
           </select>
         </Field>
-        <Field label={`${targetLabels[draft.driver].label} (required)`} error={errors.target} hint={targetLabels[draft.driver].hint}>
-          <input value={draft.target} onChange={(event) => set('target', event.target.value)} spellCheck={false} />
+        <Field label={`${targetLabels[draft.driver].label} (required)`} error={errors.target} hint={targetLabels[draft.driver].hint} warning={queueWarning}>
+          <input value={draft.target} onChange={(event) => set('target', event.target.value)} spellCheck={false} list={draft.driver === 'cups' ? queueListId : undefined} />
         </Field>
+        {draft.driver === 'cups' && (
+          <datalist id={queueListId}>
+            {queueNames?.map((name) => <option key={name} value={name} />)}
+          </datalist>
+        )}
         <Field label="Format" error={errors.format} hint={draft.driver === 'raw' ? 'Network label printers take ZPL' : 'PDF for office printers, ZPL for thermal label printers'}>
           <select value={draft.format} onChange={(event) => onChange((current) => withFormat(current, event.target.value as DocumentFormat))}>
             {documentFormats.map((format) => (
