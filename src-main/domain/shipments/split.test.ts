@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids';
 import { billingPeriod } from '../usage';
-import { receiverParty, setupLocalCarrier, shipmentBody, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
+import { receiverParty, setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
 
 let t: TestServer;
 let carrierId: string;
@@ -368,6 +368,33 @@ describe('split', () => {
     const unknownField = await t.request('POST', splitPath(other.id, other.parcels[0].id), { body: { orderLineIds: [other.parcels[0].orderLines[0].id], colour: 'red' } });
     expect(unknownField.status).toBe(400);
     expect(snapshot()).toEqual(before);
+  });
+
+  it('keeps the shipping rule (its papers, printing and return) unless the split goes to another carrier', async () => {
+    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
+      body: shippingRuleBody(carrierId, senderAddressId, { name: 'Abroad with invoices', generateCommercialInvoice: true }),
+    });
+    expect(rule.status).toBe(201);
+    const { carrierId: otherCarrierId } = await setupLocalCarrier(t);
+    const withRule = async () => {
+      const created = await createShipment(bodyWithLines({ MUG: 3, TEA: 3 }));
+      const patched = await t.request('PATCH', `${shipmentsPath()}/${created.id}`, { body: { shippingRuleId: rule.body.id } });
+      expect(patched.body.shippingRuleId).toBe(rule.body.id);
+      return patched.body;
+    };
+    const split = async (shipment: any, override: Record<string, unknown>) => {
+      const res = await t.request('POST', splitPath(shipment.id, shipment.parcels[0].id), { body: { orderLineIds: [shipment.parcels[0].orderLines[0].id], ...override } });
+      expect(res.status).toBe(201);
+      return res.body.newShipment;
+    };
+
+    expect((await split(await withRule(), {})).shippingRuleId).toBe(rule.body.id);
+    // Another service of the same carrier: the customs papers must still come with it.
+    const insured = await split(await withRule(), { services: ['insurance'] });
+    expect(insured).toMatchObject({ shippingRuleId: rule.body.id, shippingRule: { id: rule.body.id }, carrierSettings: { carrierId, services: ['insurance'] } });
+    const moved = await split(await withRule(), { carrierId: otherCarrierId });
+    expect(moved.shippingRuleId).toBeNull();
+    expect(moved.shippingRule).toBeUndefined();
   });
 
   it('moves weight by unit weight when the lines come from an order, in the parcel own unit, and recomputes the order', async () => {

@@ -127,8 +127,9 @@ function splitInto(
     servicePointId: source.servicePointId,
     pickupDetails,
     orderId: source.orderId,
-    // The rule describes the copied carrier; once the carrier is chosen by hand it no longer applies.
-    shippingRuleId: carrier.overridden ? null : source.shippingRuleId,
+    // The rule goes with its carrier: its papers (customs invoices), printing and return product
+    // still apply when only the product or services were changed, but not for another carrier.
+    shippingRuleId: carrier.choice.carrierId === source.carrierId ? source.shippingRuleId : null,
   });
   // Activities are read by people at the packing table: references, parcel numbers and SKUs, not ids.
   const parcelNumber = record.parcels.findIndex((candidate) => candidate.id === parcel.id) + 1;
@@ -175,7 +176,7 @@ function splitInto(
 }
 
 /** Carrier fields from the body, else the original's; an override must be a valid choice. */
-function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: CarrierOverride): { choice: CarrierChoice; overridden: boolean } {
+function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: CarrierOverride): { choice: CarrierChoice } {
   const choice: CarrierChoice = {
     carrierId: override.carrierId ?? source.carrierId,
     productId: override.productId ?? source.productId,
@@ -184,7 +185,7 @@ function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: 
   };
   const overridden = [override.carrierId, override.productId, override.services, override.additionalParameters].some((value) => value !== undefined);
   if (overridden) checkCarrierChoice(db, source.orgId, choice);
-  return { choice, overridden };
+  return { choice };
 }
 
 /** Checks every rule of decisions §7 against the parcel as it is now, and works out references and weights. */
