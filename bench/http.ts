@@ -14,7 +14,8 @@ import { shipmentBody } from '../src-main/testing/harness';
 import { runLoad, type LoadResult, type LoadSpec } from './lib/load';
 import { machineLine, numberArg, stringArg } from './lib/stats';
 import { openBenchWarehouse } from './lib/warehouse';
-import { rawCreate } from './lib/rawCreate';
+import { rawCreate, rawDocumentCreate } from './lib/rawCreate';
+import { commitWriteGroup } from '../src-main/db/groupCommit';
 
 const connections = numberArg('connections', 10);
 const durationSeconds = numberArg('duration', 10);
@@ -26,6 +27,8 @@ console.log(`bench/http: ${machineLine()}`);
 console.log(`${connections} keep-alive connections, ${warmUpSeconds} s warm-up + ${durationSeconds} s measured per run, load from a child process`);
 
 const warehouse = openBenchWarehouse();
+// A second database, for a sizing run that does not wait for the disk (see below).
+const unsynced = openBenchWarehouse();
 try {
   const org = await warehouse.addOrg('Bench Warehouse');
   const shipdesk = buildServer(warehouse.app);
@@ -60,6 +63,25 @@ try {
   });
   const floorUrl = await listen(floor, '127.0.0.1', 0);
 
+  // For information, sizing what the target would take: (1) the same rows on a second database that
+  // does not wait for the disk (synchronous = OFF, which decisions §1 rules out); (2) a create
+  // stored as one row of JSON with one index, synced as the product is.
+  const unsyncedOrg = await unsynced.addOrg('Bench Warehouse without sync');
+  commitWriteGroup(unsynced.app.db.$client);
+  unsynced.app.db.$client.pragma('synchronous = OFF');
+  const sizing = (write: () => Promise<void>) => {
+    const server = Fastify({ logger: false });
+    server.post('/orgs/:orgId/shipments', async (_request, reply) => {
+      await write();
+      return reply.code(201).send(createdShipment);
+    });
+    return server;
+  };
+  const noSync = sizing(rawCreate(unsynced.app.db.$client, unsyncedOrg, createdShipment));
+  const noSyncUrl = await listen(noSync, '127.0.0.1', 0);
+  const oneRow = sizing(rawDocumentCreate(warehouse.app.db.$client, org, createdShipment));
+  const oneRowUrl = await listen(oneRow, '127.0.0.1', 0);
+
   const load = (baseUrl: string, spec: Omit<LoadSpec, 'baseUrl' | 'connections' | 'warmUpSeconds' | 'durationSeconds'>) =>
     runLoad({ baseUrl, connections, warmUpSeconds, durationSeconds, ...spec });
   const describe = (name: string, run: LoadResult) => {
@@ -72,6 +94,7 @@ try {
   // Server CPU per answered request: steadier than req/s when other work shares the machine.
   const cpuPerRequestMs = (run: LoadResult) => (run.serverCpuShare * run.seconds * 1000) / Math.max(1, run.ok);
   const summary: string[] = [];
+  const shareOfEcho = (run: LoadResult, echo: LoadResult) => ((100 * run.requestsPerSecond) / echo.requestsPerSecond).toFixed(1);
   const compare = (name: string, target: number, real: LoadResult, echo: LoadResult) => {
     const share = (100 * real.requestsPerSecond) / echo.requestsPerSecond;
     const verdict = share >= target ? 'met' : 'MISSED';
@@ -92,7 +115,15 @@ try {
     describe('create rows only', rowsOnly);
     summary.push(
       `  for information: raw inserts of a create's rows alone, group-committed, behind the same route: ${Math.round(rowsOnly.requestsPerSecond)} req/s = ` +
-        `${((100 * rowsOnly.requestsPerSecond) / echo.requestsPerSecond).toFixed(1)} % of the bare echo; Shipdesk's create is ${((100 * real.requestsPerSecond) / rowsOnly.requestsPerSecond).toFixed(0)} % of that`,
+        `${shareOfEcho(rowsOnly, echo)} % of the bare echo; Shipdesk's create is ${((100 * real.requestsPerSecond) / rowsOnly.requestsPerSecond).toFixed(0)} % of that`,
+    );
+    const rowsNoSync = await load(noSyncUrl, post);
+    describe('rows, no disk sync', rowsNoSync);
+    const document = await load(oneRowUrl, post);
+    describe('one-row document', document);
+    summary.push(
+      `  for sizing: the same rows without waiting for the disk (synchronous = OFF, ruled out by decisions §1): ${shareOfEcho(rowsNoSync, echo)} % of the bare echo; ` +
+        `a create stored as one synced row of JSON with one index: ${shareOfEcho(document, echo)} %`,
     );
   }
 
@@ -120,6 +151,9 @@ try {
   await shipdesk.close();
   await bare.close();
   await floor.close();
+  await noSync.close();
+  await oneRow.close();
 } finally {
   warehouse.dispose();
+  unsynced.dispose();
 }

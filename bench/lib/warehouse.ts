@@ -38,6 +38,21 @@ let orgCounter = 0;
 /** Statements past the slow-query line in the bench warehouses so far. */
 export const slowQueries = { count: 0 };
 
+/** The dispose functions of the warehouses still open: a bench stopped with Ctrl-C removes every (possibly large) data folder. */
+const openWarehouses = new Set<() => void>();
+let listening = false;
+
+function listenForStop(): void {
+  if (listening) return;
+  listening = true;
+  const onSignal = () => {
+    for (const dispose of [...openWarehouses]) dispose();
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+}
+
 export function openBenchWarehouse(): BenchWarehouse {
   const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-bench-'));
   // checkResponses stays off: the product does not validate its answers, so neither does the bench.
@@ -45,19 +60,13 @@ export function openBenchWarehouse(): BenchWarehouse {
   // line): counted and reported once by whoever asks, not printed per statement.
   const app = createAppContext({ dataDir, onSlowQuery: () => void slowQueries.count++ });
   let disposed = false;
-  // A bench stopped with Ctrl-C still removes its (possibly large) data folder.
-  const onSignal = () => {
-    dispose();
-    process.exit(130);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  openWarehouses.add(dispose);
+  listenForStop();
 
   function dispose(): void {
     if (disposed) return;
     disposed = true;
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    openWarehouses.delete(dispose);
     try {
       app.close();
     } finally {
