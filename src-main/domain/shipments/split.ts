@@ -119,7 +119,7 @@ function splitInto(
     reference: plan.reference,
     senderAddressId: source.senderAddressId,
     type: source.type as Shipment['type'],
-    carrier: carrier.choice,
+    carrier,
     parties,
     parcels: [{ id: parcelId, weight: plan.weight, weightUnit: parcel.weightUnit, dimensions: { length: parcel.length, width: parcel.width, height: parcel.height }, orderLines: [] }],
     termOfTrade: source.termOfTrade,
@@ -129,7 +129,7 @@ function splitInto(
     orderId: source.orderId,
     // The rule goes with its carrier: its papers (customs invoices), printing and return product
     // still apply when only the product or services were changed, but not for another carrier.
-    shippingRuleId: carrier.choice.carrierId === source.carrierId ? source.shippingRuleId : null,
+    shippingRuleId: carrier.carrierId === source.carrierId ? source.shippingRuleId : null,
   });
   // Activities are read by people at the packing table: references, parcel numbers and SKUs, not ids.
   const parcelNumber = record.parcels.findIndex((candidate) => candidate.id === parcel.id) + 1;
@@ -176,7 +176,7 @@ function splitInto(
 }
 
 /** Carrier fields from the body, else the original's; an override must be a valid choice. */
-function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: CarrierOverride): { choice: CarrierChoice } {
+function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: CarrierOverride): CarrierChoice {
   const choice: CarrierChoice = {
     carrierId: override.carrierId ?? source.carrierId,
     productId: override.productId ?? source.productId,
@@ -185,7 +185,7 @@ function carrierFor(app: AppContext, db: ReadDb, source: ShipmentRow, override: 
   };
   const overridden = [override.carrierId, override.productId, override.services, override.additionalParameters].some((value) => value !== undefined);
   if (overridden) checkCarrierChoice(db, source.orgId, choice);
-  return { choice };
+  return choice;
 }
 
 /** Checks every rule of decisions §7 against the parcel as it is now, and works out references and weights. */

@@ -15,8 +15,10 @@ export function fieldErrors(error: unknown): Record<string, string> {
   return out;
 }
 
-/** A labelled control with its hint and error, wired with aria attributes. */
-/** A labelled field. `warning` is something to check that does not stop the save (unlike `error`). */
+/**
+ * A labelled control with its hint and error, wired with aria attributes. `warning` is something to
+ * check that does not stop the save (unlike `error`).
+ */
 export function Field({
   label,
   error,
