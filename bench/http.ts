@@ -54,33 +54,25 @@ try {
   bare.get('/orgs/:orgId/shipments/:shipmentId', async () => fetchedShipment);
   const bareUrl = await listen(bare, '127.0.0.1', 0);
 
-  // For information: the same route writing only a create's rows with raw statements (the floor).
-  const floor = Fastify({ logger: false });
-  const writeRows = rawCreate(warehouse.app.db.$client, org, createdShipment);
-  floor.post('/orgs/:orgId/shipments', async (_request, reply) => {
-    await writeRows();
-    return reply.code(201).send(createdShipment);
-  });
-  const floorUrl = await listen(floor, '127.0.0.1', 0);
-
+  // The same route answering after `write` (raw statements, no Shipdesk layers).
+  const rawRoute = async (write: () => Promise<void>) => {
+    const server = Fastify({ logger: false });
+    server.post('/orgs/:orgId/shipments', async (_request, reply) => {
+      await write();
+      return reply.code(201).send(createdShipment);
+    });
+    return { server, url: await listen(server, '127.0.0.1', 0) };
+  };
+  // For information: only a create's rows, written with raw statements (the floor).
+  const floor = await rawRoute(rawCreate(warehouse.app.db.$client, org, createdShipment));
   // For information, sizing what the target would take: (1) the same rows on a second database that
   // does not wait for the disk (synchronous = OFF, which decisions §1 rules out); (2) a create
   // stored as one row of JSON with one index, synced as the product is.
   const unsyncedOrg = await unsynced.addOrg('Bench Warehouse without sync');
   commitWriteGroup(unsynced.app.db.$client);
   unsynced.app.db.$client.pragma('synchronous = OFF');
-  const sizing = (write: () => Promise<void>) => {
-    const server = Fastify({ logger: false });
-    server.post('/orgs/:orgId/shipments', async (_request, reply) => {
-      await write();
-      return reply.code(201).send(createdShipment);
-    });
-    return server;
-  };
-  const noSync = sizing(rawCreate(unsynced.app.db.$client, unsyncedOrg, createdShipment));
-  const noSyncUrl = await listen(noSync, '127.0.0.1', 0);
-  const oneRow = sizing(rawDocumentCreate(warehouse.app.db.$client, org, createdShipment));
-  const oneRowUrl = await listen(oneRow, '127.0.0.1', 0);
+  const noSync = await rawRoute(rawCreate(unsynced.app.db.$client, unsyncedOrg, createdShipment));
+  const oneRow = await rawRoute(rawDocumentCreate(warehouse.app.db.$client, org, createdShipment));
 
   const load = (baseUrl: string, spec: Omit<LoadSpec, 'baseUrl' | 'connections' | 'warmUpSeconds' | 'durationSeconds'>) =>
     runLoad({ baseUrl, connections, warmUpSeconds, durationSeconds, ...spec });
@@ -94,9 +86,10 @@ try {
   // Server CPU per answered request: steadier than req/s when other work shares the machine.
   const cpuPerRequestMs = (run: LoadResult) => (run.serverCpuShare * run.seconds * 1000) / Math.max(1, run.ok);
   const summary: string[] = [];
-  const shareOfEcho = (run: LoadResult, echo: LoadResult) => ((100 * run.requestsPerSecond) / echo.requestsPerSecond).toFixed(1);
+  const percentOfEcho = (run: LoadResult, echo: LoadResult) => (100 * run.requestsPerSecond) / echo.requestsPerSecond;
+  const shareOfEcho = (run: LoadResult, echo: LoadResult) => percentOfEcho(run, echo).toFixed(1);
   const compare = (name: string, target: number, real: LoadResult, echo: LoadResult) => {
-    const share = (100 * real.requestsPerSecond) / echo.requestsPerSecond;
+    const share = percentOfEcho(real, echo);
     const verdict = share >= target ? 'met' : 'MISSED';
     summary.push(
       `${name}: ${Math.round(real.requestsPerSecond)} req/s (bare echo ${Math.round(echo.requestsPerSecond)} req/s) = ${share.toFixed(1)} % (target ≥ ${target} %, ${verdict}); ` +
@@ -111,15 +104,15 @@ try {
     const echo = await load(bareUrl, post);
     describe('create bare echo', echo);
     compare('create-shipment', targets.create, real, echo);
-    const rowsOnly = await load(floorUrl, post);
+    const rowsOnly = await load(floor.url, post);
     describe('create rows only', rowsOnly);
     summary.push(
       `  for information: raw inserts of a create's rows alone, group-committed, behind the same route: ${Math.round(rowsOnly.requestsPerSecond)} req/s = ` +
         `${shareOfEcho(rowsOnly, echo)} % of the bare echo; Shipdesk's create is ${((100 * real.requestsPerSecond) / rowsOnly.requestsPerSecond).toFixed(0)} % of that`,
     );
-    const rowsNoSync = await load(noSyncUrl, post);
+    const rowsNoSync = await load(noSync.url, post);
     describe('rows, no disk sync', rowsNoSync);
-    const document = await load(oneRowUrl, post);
+    const document = await load(oneRow.url, post);
     describe('one-row document', document);
     summary.push(
       `  for sizing: the same rows without waiting for the disk (synchronous = OFF, ruled out by decisions §1): ${shareOfEcho(rowsNoSync, echo)} % of the bare echo; ` +
@@ -150,9 +143,9 @@ try {
   for (const line of summary) console.log(line);
   await shipdesk.close();
   await bare.close();
-  await floor.close();
-  await noSync.close();
-  await oneRow.close();
+  await floor.server.close();
+  await noSync.server.close();
+  await oneRow.server.close();
 } finally {
   warehouse.dispose();
   unsynced.dispose();

@@ -46,6 +46,11 @@ export function rawCreate(sqlite: Database.Database, org: BenchOrg, answer: unkn
     const eventId = newId('event');
     statements.event.run(eventId, org.orgId, 'shipment.created', JSON.stringify({ id: eventId, type: 'shipment.created', createdAt: at, orgId: org.orgId, data: answer }), at);
   });
+  return groupCommitted(sqlite, write);
+}
+
+/** One request's write, in the connection's group commit as the product's are, resolved once on disk. */
+function groupCommitted(sqlite: Database.Database, write: () => void): () => Promise<void> {
   return async () => {
     joinWriteGroup(sqlite);
     write();
@@ -63,9 +68,5 @@ export function rawDocumentCreate(sqlite: Database.Database, org: BenchOrg, answ
   sqlite.exec('CREATE TABLE IF NOT EXISTS bench_shipment_documents (id TEXT PRIMARY KEY NOT NULL, org_id TEXT NOT NULL, created_at TEXT NOT NULL, document TEXT NOT NULL)');
   const insert = sqlite.prepare('INSERT INTO bench_shipment_documents (id, org_id, created_at, document) VALUES (?, ?, ?, ?)');
   const document = JSON.stringify(answer);
-  return async () => {
-    joinWriteGroup(sqlite);
-    insert.run(newId('shipment'), org.orgId, new Date().toISOString(), document);
-    await whenDurable(sqlite);
-  };
+  return groupCommitted(sqlite, () => insert.run(newId('shipment'), org.orgId, new Date().toISOString(), document));
 }

@@ -46,7 +46,7 @@ export function acquireInstanceLock(databaseFile: string, pid = process.pid): In
     if (isBusy(error)) {
       throw new InstanceLockedError(
         owner !== null && owner !== pid
-          ? `another Shipdesk (process ${owner}) is already serving ${databaseFile}; stop it first, or use another SHIPDESK_PROFILE or SHIPDESK_DATA_DIR`
+          ? servedBy(owner, databaseFile)
           : `could not take the lock ${file}; another Shipdesk is starting at the same moment`,
       );
     }
@@ -61,6 +61,10 @@ export function acquireInstanceLock(databaseFile: string, pid = process.pid): In
       lock.close();
     },
   };
+}
+
+function servedBy(owner: number, databaseFile: string): string {
+  return `another Shipdesk (process ${owner}) is already serving ${databaseFile}; stop it first, or use another SHIPDESK_PROFILE or SHIPDESK_DATA_DIR`;
 }
 
 function isBusy(error: unknown): boolean {
@@ -93,9 +97,7 @@ function replaceOldLockFile(file: string, databaseFile: string): void {
   if (text.startsWith('SQLite format 3\0') || text.length === 0) return;
   const pid = Number(text.trim());
   if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) {
-    throw new InstanceLockedError(
-      `another Shipdesk (process ${pid}) is already serving ${databaseFile}; stop it first, or use another SHIPDESK_PROFILE or SHIPDESK_DATA_DIR`,
-    );
+    throw new InstanceLockedError(servedBy(pid, databaseFile));
   }
   try {
     unlinkSync(file);

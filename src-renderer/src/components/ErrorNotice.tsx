@@ -91,16 +91,13 @@ const itemWords: Record<string, string> = {
 /** `body.parties.1.postalCode` → "party 2 › postal code"; `body.zipcode` → "postal code". */
 export function fieldLabel(path: string): string {
   const parts = path.replace(/^(body|query|params)\.?/, '').split('.').filter(Boolean);
+  const isIndex = (part: string | undefined) => part !== undefined && /^\d+$/.test(part);
   const words: string[] = [];
   parts.forEach((part, i) => {
-    if (!/^\d+$/.test(part)) {
-      // A list's name is said with its item's number, not as a step of its own.
-      if (!/^\d+$/.test(parts[i + 1] ?? '')) words.push(fieldWord(part));
-      return;
-    }
     const list = parts[i - 1];
-    const item = list === undefined ? 'item' : (itemWords[list] ?? fieldWord(list));
-    words.push(`${item} ${Number(part) + 1}`);
+    if (isIndex(part)) words.push(`${list === undefined ? 'item' : (itemWords[list] ?? fieldWord(list))} ${Number(part) + 1}`);
+    // A list's name is said with its item's number, not as a step of its own.
+    else if (!isIndex(parts[i + 1])) words.push(fieldWord(part));
   });
   return words.join(' › ');
 }
