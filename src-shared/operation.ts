@@ -26,6 +26,11 @@ export interface Operation<
    * credential will do, `auth: 'public'` needs none.
    */
   resource: Resource | null;
+  /**
+   * Whether the operation only reads, so `read:<resource>` is enough (decisions §3): every GET, and
+   * the POSTs that only ask a question (`shippingRules.match`).
+   */
+  onlyReads: boolean;
   auth: 'public' | 'credential';
   /** Derived from the path: each `{name}` is a non-empty string. */
   params: z.ZodType<Record<PathParamNames<Path>, string>>;
@@ -68,6 +73,8 @@ export function defineOperation<
   path: Path;
   summary: string;
   resource: Resource | null;
+  /** Set on a POST that changes nothing; a GET only reads anyway. */
+  onlyReads?: true;
   auth?: 'public' | 'credential';
   query?: Query;
   body?: Body;
@@ -82,6 +89,7 @@ export function defineOperation<
     path: def.path,
     summary: def.summary,
     resource: def.resource,
+    onlyReads: def.onlyReads ?? def.method === 'GET',
     auth: def.auth ?? 'credential',
     params: paramsSchemaFor(def.path),
     query: (def.query ?? emptyQuery) as Query,
@@ -94,7 +102,7 @@ export function defineOperation<
 }
 
 export function scopeOf(op: AnyOperation): Scope | null {
-  return op.resource ? requiredScope(op.method, op.resource) : null;
+  return op.resource ? requiredScope(op.onlyReads ? 'read' : 'write', op.resource) : null;
 }
 
 /** The path parameter that names the organization the operation acts in, if any. */

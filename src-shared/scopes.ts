@@ -35,9 +35,12 @@ export const roleScopes: Record<Role, readonly Scope[]> = {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A GET needs read:<resource>; anything else write:<resource>. */
-export function requiredScope(method: HttpMethod, resource: Resource): Scope {
-  return `${method === 'GET' ? 'read' : 'write'}:${resource}`;
+/**
+ * An operation that only reads (every GET, and a POST that only asks, decisions §3) needs
+ * read:<resource>; anything else write:<resource>.
+ */
+export function requiredScope(access: 'read' | 'write', resource: Resource): Scope {
+  return `${access}:${resource}`;
 }
 
 /** write:X implies read:X; read:all / write:all cover every resource. */

@@ -118,7 +118,7 @@ export function errorStatusesOf(op: AnyOperation): number[] {
   const credential = op.auth === 'credential';
   const hasBody = takesBody(op);
   // Conflicts and domain refusals come from changing a resource; reads and public calls cannot meet them.
-  const changesResource = op.method !== 'GET' && op.resource !== null;
+  const changesResource = !op.onlyReads && op.resource !== null;
   const applies: Record<number, boolean> = {
     400: true, // every part is parsed strictly, so an unknown query field is a 400 even without inputs
     401: credential,

@@ -130,6 +130,8 @@ export const shippingRuleOperations = [
     path: '/orgs/{orgId}/shipping-rules/match',
     summary: 'Which rules match a destination, weight and order total, best first, with the matching condition',
     resource: 'shipping_rules',
+    // It only asks which rules would apply (decisions §3), so read-only scripts and viewers may.
+    onlyReads: true,
     body: shippingRuleMatchBody,
     response: shippingRuleMatchResponse,
     successStatus: 200,

@@ -367,7 +367,6 @@ describe('shipping rule access', () => {
       ['POST', base(), body()],
       ['PATCH', `${base()}/${rule.id}`, { name: 'x' }],
       ['DELETE', `${base()}/${rule.id}`, undefined],
-      ['POST', `${base()}/match`, { countryCode: 'DK', weight: 1 }],
     ];
     for (const [method, path, payload] of calls) {
       const denied = await t.request(method, path, { token: readOnly, ...(payload === undefined ? {} : { body: payload }) });
@@ -379,6 +378,33 @@ describe('shipping rule access', () => {
     expect((await t.request('GET', base(), { token: otherScope })).status).toBe(403);
     const writer = await t.tokenWithScopes(t.org, ['write:shipping_rules']);
     expect((await t.request('POST', `${base()}/match`, { token: writer, body: { countryCode: 'DK', weight: 1 } })).status).toBe(200);
+  });
+
+  it('answers which rule matches with only read:shipping_rules, since the match only reads (decisions §3)', async () => {
+    const rule = await createRule();
+    const question = { countryCode: 'DK', weight: 1 };
+    const matched = (res: { body: { matches: { shippingRuleId: string }[] } }) => res.body.matches.map((match) => match.shippingRuleId);
+    for (const scopes of [['read:shipping_rules'], ['read:all']] as const) {
+      const token = await t.tokenWithScopes(t.org, [...scopes]);
+      const res = await t.request('POST', `${base()}/match`, { token, body: question });
+      expect(res.status, scopes.join()).toBe(200);
+      expect(matched(res)).toContain(rule.id);
+    }
+    // Packers and viewers hold read:all through their role (JWT logins).
+    for (const role of ['packer', 'viewer'] as const) {
+      const email = `match-${role}-${rule.id}@acme.example`;
+      const password = 'reading rules all day';
+      const added = await t.request('POST', `/orgs/${t.org.orgId}/members`, { body: { email, name: `The ${role}`, role, password } });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      const jwt = (await t.request('POST', '/auth/login', { token: null, body: { email, password } })).body.accessToken as string;
+      const res = await t.request('POST', `${base()}/match`, { token: jwt, body: question });
+      expect(res.status, role).toBe(200);
+      expect(matched(res)).toContain(rule.id);
+    }
+    const otherResource = await t.tokenWithScopes(t.org, ['read:carriers']);
+    const denied = await t.request('POST', `${base()}/match`, { token: otherResource, body: question });
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toContain('read:shipping_rules');
   });
 
   it('hides other organizations’ rules behind 404 and refuses their paths with 403', async () => {

@@ -70,12 +70,8 @@ export function ShippingRulesScreen() {
       {!canWrite && <ReadOnlyNote what="shipping rules" />}
       <SettingsTable label="Shipping rules" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No shipping rules yet. Without rules, every shipment needs its carrier chosen by hand." />
 
-      {canWrite ? (
-        <RuleMatchExplainer defaultCurrency={defaultCurrency} rules={list.data} />
-      ) : (
-        // The match check is a POST, which the server guards with write:shipping_rules.
-        <p className="hint">“Why this rule?” can be tried by those who may change shipping rules.</p>
-      )}
+      {/* The match only asks (read:shipping_rules), so every role may try it. */}
+      <RuleMatchExplainer defaultCurrency={defaultCurrency} rules={list.data} />
 
       <Dialog title={editor.key === 'new' ? 'New shipping rule' : `Edit ${editing?.name ?? 'shipping rule'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
