@@ -14,7 +14,8 @@ export const senderAddressSchema = z.strictObject({
   phone: z.string(),
   countryCode: z.string(),
   state: z.string(),
-  email: z.string(),
+  /** Left out when the address has none: an email, never "" (interface 2.6: email format). */
+  email: z.string().optional(),
   orgId: z.string(),
   createdAt: timestamp(),
   updatedAt: timestamp(),

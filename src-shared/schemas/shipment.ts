@@ -50,7 +50,8 @@ export const partySchema = z.strictObject({
   city: z.string(),
   countryCode: z.string(),
   phone: z.string(),
-  email: z.string(),
+  /** Left out when the party has none: an email, never "" (interface 2.2: email format). */
+  email: z.string().optional(),
   attributes: z.array(partyAttributeSchema),
 });
 export type Party = z.infer<typeof partySchema>;

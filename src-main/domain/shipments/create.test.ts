@@ -137,7 +137,9 @@ describe('the full read as sent (JSON built by SQLite)', () => {
     expect(text).toContain('"weight":2,');
     expect(text).toContain('"dimensions":{"length":30,"width":20.5,"height":0}');
     expect(text).toContain('"unitPrice":9.99');
-    expect(read.parties[1]).toMatchObject({ name: 'Åse "Quote" \\ Back', address1: 'Line\nbreak 1', attention: '', email: '', attributes: [{ name: 'door', value: '<b>2</b>' }] });
+    expect(read.parties[1]).toMatchObject({ name: 'Åse "Quote" \\ Back', address1: 'Line\nbreak 1', attention: '', attributes: [{ name: 'door', value: '<b>2</b>' }] });
+    // An email has the email format (interface 2.2): none is left out, never "".
+    expect(read.parties[1]).not.toHaveProperty('email');
     expect(read.parcels[0].orderLines[0]).toMatchObject({ description: '', vatPercent: 0, currency: '', tarrifNumber: '' });
     expect(read.pickupDetails).toEqual({ date: '2026-12-01', from: '09:00', to: '12:00', instruction: '' });
     expect(read).not.toHaveProperty('tracking');

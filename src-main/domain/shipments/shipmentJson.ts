@@ -29,13 +29,20 @@ const num = (column: SQLiteColumn | SQL) => sql`iif(${column} = cast(${column} a
 const embedded = (column: SQLiteColumn) => sql`json(${column})`;
 const bool = (column: SQLiteColumn) => sql`json(iif(${column}, 'true', 'false'))`;
 
+/**
+ * Optional members that are not nullable are left out when empty (decisions §1): written as null,
+ * then removed. A path that names no member removes nothing, so each one is removed only when null.
+ */
+const unlessNull = (member: string, value: SQL) => sql`iif(${value} IS NULL, ${sql.raw(`'$.${member}'`)}, '$.__none')`;
+
+// A party's email is an email or absent, never "" (interface 2.2 gives it the email format).
 const partiesJson = sql`(
-  SELECT json_group_array(json_object(
+  SELECT json_group_array(json_remove(json_object(
     'type', ${shipmentParties.type}, 'name', ${shipmentParties.name}, 'attention', ${text(shipmentParties.attention)},
     'address1', ${shipmentParties.address1}, 'address2', ${text(shipmentParties.address2)}, 'postalCode', ${shipmentParties.postalCode},
     'city', ${shipmentParties.city}, 'countryCode', ${shipmentParties.countryCode}, 'phone', ${text(shipmentParties.phone)},
-    'email', ${text(shipmentParties.email)}, 'attributes', ${embedded(shipmentParties.attributes)}
-  ) ORDER BY ${shipmentParties.position})
+    'email', ${shipmentParties.email}, 'attributes', ${embedded(shipmentParties.attributes)}
+  ), ${unlessNull('email', sql`nullif(${shipmentParties.email}, '')`)}) ORDER BY ${shipmentParties.position})
   FROM ${shipmentParties} WHERE ${shipmentParties.shipmentId} = ${shipments.id})`;
 
 const orderLinesJson = sql`(
@@ -99,11 +106,6 @@ const pickupJson = sql`iif(${shipments.pickupDate} <> '', json_object('date', ${
   'to', ${text(shipments.pickupTo)}, 'instruction', ${text(shipments.pickupInstruction)}), NULL)`;
 const trackingJson = sql`iif(${shipments.trackingNumber} <> '', json_object('number', ${shipments.trackingNumber}, 'url', ${text(shipments.trackingUrl)}), NULL)`;
 
-/**
- * Optional objects that are not nullable are left out when empty (decisions §1): written as null,
- * then removed. A path that names no member removes nothing, so each one is removed only when null.
- */
-const unlessNull = (member: string, value: SQL) => sql`iif(${value} IS NULL, ${sql.raw(`'$.${member}'`)}, '$.__none')`;
 
 const shipmentJson = sql<string>`json_remove(json_object(
   'id', ${shipments.id}, 'reference', ${shipments.reference}, 'senderAddressId', ${shipments.senderAddressId},

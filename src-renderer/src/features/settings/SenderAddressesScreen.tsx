@@ -36,7 +36,7 @@ interface AddressDraft {
 const blank: AddressDraft = { name: '', attContact: '', address1: '', address2: '', zipcode: '', city: '', state: '', countryCode: '', phone: '', email: '' };
 
 function draftOf(address: SenderAddress): AddressDraft {
-  return { ...address, address2: address.address2 ?? '' };
+  return { ...address, address2: address.address2 ?? '', email: address.email ?? '' };
 }
 
 /** The body for create and PUT: every field, the optional ones left out when empty. */

@@ -123,7 +123,7 @@ const asText = (value: number) => String(value);
 
 function partyForm(party: Party): PartyForm {
   const type = (partyTypes as readonly string[]).includes(party.type) ? (party.type as PartyType) : 'receiver';
-  return { ...party, type, attributes: party.attributes };
+  return { ...party, type, email: party.email ?? '', attributes: party.attributes };
 }
 
 function parcelForm(parcel: Parcel): ParcelForm {
