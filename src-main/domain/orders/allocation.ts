@@ -12,11 +12,27 @@ import { emitEvent } from '../events';
 import { roundWeight, toKg } from '../units';
 import type { ParcelDraft } from '../shipments/repository';
 import { readOrder } from './orders';
+import { orderLineSku, spreadOverSkuLines } from './placement';
 
 type OrderLineRow = typeof orderLines.$inferSelect;
 
-/** Units of each order line in the order's live outbound shipments (`statuses` narrows further). */
+/**
+ * Units of each order line in the order's live outbound shipments (`statuses` narrows further),
+ * counted per SKU: what a line holds beyond its quantity fills the order's other lines of that SKU
+ * (spreadOverSkuLines), as the allowance (placement.ts) counts it.
+ */
 export function placedQuantities(db: ReadDb, orderId: string, statuses?: readonly string[]): Map<string, number> {
+  const lines = db
+    .select({ id: orderLines.id, sku: orderLines.sku, productId: orderLines.productId, name: orderLines.name, quantity: orderLines.quantity })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .orderBy(asc(orderLines.position))
+    .all();
+  return spreadOverSkuLines(lines, placedByLine(db, orderId, statuses));
+}
+
+/** Units of each order line as the parcel lines tied to it hold them. */
+function placedByLine(db: ReadDb, orderId: string, statuses?: readonly string[]): Map<string, number> {
   const rows = db
     .select({ orderLineId: parcelOrderLines.orderLineId, quantity: sql<number>`sum(${parcelOrderLines.quantity})` })
     .from(parcelOrderLines)
@@ -90,7 +106,7 @@ export function remainingParcel(db: ReadDb, orderId: string, orderCurrency: stri
     const unitWeightKg = line.weight === null ? null : toKg(line.weight, line.weightUnit);
     weightKg += (unitWeightKg ?? 0) * quantity;
     return {
-      sku: line.sku ?? line.productId ?? line.name,
+      sku: orderLineSku(line),
       quantity,
       description: line.name,
       unitPrice: line.unitPrice,
@@ -134,7 +150,9 @@ export function deriveOrderStatus(db: ReadDb, orderId: string, current: string):
     .all();
   if (live.some((shipment) => shipment.status === 'error')) return 'error';
   const dispatched = placedQuantities(db, orderId, ['dispatched']);
-  const someDispatched = live.some((shipment) => shipment.status === 'dispatched' || shipment.status === 'partly_dispatched');
+  // Only a booked shipment holding some of the order's lines fulfils part of it: one holding only
+  // other goods (packing material, a gift typed by hand) does not.
+  const someDispatched = [...placedQuantities(db, orderId, ['dispatched', 'partly_dispatched']).values()].some((units) => units > 0);
   const lines = shippableLines(db, orderId);
   if (lines.length && lines.every((line) => (dispatched.get(line.id) ?? 0) >= line.quantity)) return 'fulfilled';
   if (someDispatched) return 'partially_fulfilled';

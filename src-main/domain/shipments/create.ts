@@ -17,6 +17,7 @@ import { findOrgRow } from '../orgs';
 import { emitEvents } from '../events';
 import { countShipmentsCreated } from '../usage';
 import { linkLinesToOrders, parcelToShip, recomputeOrder } from '../orders/allocation';
+import { withinOrderAllowance } from '../orders/placement';
 import { findShippableOrderRow, receiverFromOrder } from './fromOrder';
 import {
   insertParcelsOf,
@@ -111,6 +112,29 @@ export function withSenderParty(db: ReadDb, orgId: string, address: SenderAddres
  */
 export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: readonly ShipmentDraft[], fill?: (shipmentIds: string[]) => void): Shipment[] {
   if (!drafts.length) return [];
+  // What the new shipments (and a split's `fill`) place of an order stays within what it has left.
+  const ids = withinOrderAllowance(
+    tx,
+    drafts.map((draft) => draft.orderId),
+    () => writeShipmentRows(tx, now, orgId, drafts, fill),
+  );
+  recordActivities(
+    tx,
+    now,
+    drafts.flatMap((draft, i) => [
+      { shipmentId: ids[i] as string, action: 'created' as const, description: `Shipment created with status ${draft.status}` },
+      ...(draft.activities ?? []).map((activity) => ({ shipmentId: ids[i] as string, ...activity })),
+    ]),
+  );
+  const created = readShipments(tx, orgId, ids);
+  emitEvents(tx, now, orgId, 'shipment.created', created);
+  // After the shipments' own events: webhooks hear of a change before of what it did to its order.
+  for (const orderId of new Set(drafts.map((draft) => draft.orderId))) recomputeOrder(tx, now, orderId);
+  return created;
+}
+
+/** The rows of new shipments, their parcels and lines, tied to their orders' lines; their ids. */
+function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readonly ShipmentDraft[], fill?: (shipmentIds: string[]) => void): string[] {
   countShipmentsCreated(tx, orgId, now, drafts.length);
   const at = now.toISOString();
   const generated = nextReferences(tx, orgId, drafts.filter((draft) => draft.reference === undefined).length);
@@ -150,19 +174,7 @@ export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: r
   fill?.(ids);
   const withOrder = ids.filter((_, i) => drafts[i]?.orderId);
   if (withOrder.length) linkLinesToOrders(tx, withOrder);
-  recordActivities(
-    tx,
-    now,
-    drafts.flatMap((draft, i) => [
-      { shipmentId: ids[i] as string, action: 'created' as const, description: `Shipment created with status ${draft.status}` },
-      ...(draft.activities ?? []).map((activity) => ({ shipmentId: ids[i] as string, ...activity })),
-    ]),
-  );
-  const created = readShipments(tx, orgId, ids);
-  emitEvents(tx, now, orgId, 'shipment.created', created);
-  // After the shipments' own events: webhooks hear of a change before of what it did to its order.
-  for (const orderId of new Set(drafts.map((draft) => draft.orderId))) recomputeOrder(tx, now, orderId);
-  return created;
+  return ids;
 }
 
 export function insertShipment(tx: WriteTx, now: Date, orgId: string, draft: ShipmentDraft): Shipment {

@@ -11,6 +11,7 @@ import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from '
 import { findSenderAddressRow } from '../senderAddresses';
 import { emitEvent } from '../events';
 import { linkLinesToOrders, recomputeOrder } from '../orders/allocation';
+import { withinOrderAllowance } from '../orders/placement';
 import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
 import { findShippableOrderRow } from './fromOrder';
 import { withSenderParty } from './create';
@@ -72,13 +73,18 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
       const parties = input.parties ?? (loadShipmentRecords(tx, [row])[0]?.parties ?? []).filter((party) => party.type !== 'sender').map(partyInputOf);
       replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddress, parties));
     }
-    if (input.parcels) replaceParcels(tx, shipmentId, parcelDraftsFromInput(input.parcels, loadShipmentRecords(tx, [row])[0]?.parcels));
-    tx.update(shipments)
-      .set({ ...changes, updatedAt: now.toISOString() })
-      .where(eq(shipments.id, shipmentId))
-      .run();
-    // New lines, or lines now in another order's shipment, count against the right order lines.
-    if (input.parcels || (input.orderId !== undefined && input.orderId !== row.orderId)) linkLinesToOrders(tx, [shipmentId]);
+    // New parcels, another order or another type may place more of an order than it has left.
+    withinOrderAllowance(tx, [row.orderId, changes.orderId], () => {
+      if (input.parcels) replaceParcels(tx, shipmentId, parcelDraftsFromInput(input.parcels, loadShipmentRecords(tx, [row])[0]?.parcels));
+      tx.update(shipments)
+        .set({ ...changes, updatedAt: now.toISOString() })
+        .where(eq(shipments.id, shipmentId))
+        .run();
+      // New lines, lines now in another order's shipment, or lines of a shipment made outbound (an
+      // inbound one's are tied to nothing) count against the right order lines.
+      const relink = input.parcels || (input.orderId !== undefined && input.orderId !== row.orderId) || (input.type !== undefined && input.type !== row.type);
+      if (relink) linkLinesToOrders(tx, [shipmentId]);
+    });
 
     if (changesFields) recordActivity(tx, now, shipmentId, 'updated', `Changed ${changedNames(fields).join(', ')}`);
     if (target !== undefined && target !== from) recordActivity(tx, now, shipmentId, 'status_changed', `Status ${from} → ${target}`);
