@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiverParty, setupLocalCarrier, startTestServer, type TestServer } from '../../testing/harness';
+import { spreadOverSkuLines } from './placement';
 
 let t: TestServer;
 let carrierId: string;
@@ -207,5 +208,19 @@ describe('order status and lines that are not the order\'s', () => {
     const shipment = await createByHand(order.id, [{ sku: 'MUG', quantity: 5 }]);
     expect((await t.request('POST', `${org()}/shipments/${shipment.body.id}/send`)).status).toBe(200);
     expect((await getOrder(order.id)).status).toBe('fulfilled');
+  });
+});
+
+describe('spreadOverSkuLines', () => {
+  const line = (id: string, sku: string | null, quantity: number) => ({ id, sku, productId: null, name: `Line ${id}`, quantity });
+  const lines = [line('a', 'MUG', 2), line('b', 'TEA', 1), line('c', 'MUG', 3), line('d', null, 1)];
+
+  it('fills the next lines of an SKU with what a line holds beyond its quantity, and keeps what none has room for', () => {
+    expect(spreadOverSkuLines(lines, new Map([['a', 4]]))).toEqual(new Map([['a', 2], ['b', 0], ['c', 2], ['d', 0]]));
+    expect(spreadOverSkuLines(lines, new Map([['c', 4], ['b', 1]]))).toEqual(new Map([['a', 1], ['b', 1], ['c', 3], ['d', 0]]));
+    // 8 mugs of 5: the 3 too many stay on the line that holds them, so the total is still 8.
+    expect(spreadOverSkuLines(lines, new Map([['a', 8]]))).toEqual(new Map([['a', 5], ['b', 0], ['c', 3], ['d', 0]]));
+    // A line without a SKU goes by its name and shares with no other.
+    expect(spreadOverSkuLines(lines, new Map([['d', 2]]))).toEqual(new Map([['a', 0], ['b', 0], ['c', 0], ['d', 2]]));
   });
 });
