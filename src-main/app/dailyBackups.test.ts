@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppContext, type AppContext } from './context';
-import { backupsFolder, dailyBackups, startDailyBackups, takeDailyBackup } from './dailyBackups';
+import { backupsFolder, backupTo, dailyBackups, startDailyBackups, takeDailyBackup } from './dailyBackups';
 import { createOrgWithOwner } from '../domain/orgs';
 
 let dir: string;
@@ -64,6 +64,40 @@ describe('daily backups (decisions §12)', () => {
     expect(orgCount(kept[6] as string)).toBe(4);
     for (const name of others) expect(existsSync(join(backupsFolder(dir), name)), name).toBe(true);
     expect(readdirSync(backupsFolder(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('never deletes the last backup that holds an organization: a week of backups of an empty database comes in addition', async () => {
+    // The warehouse's data, backed up on 31 October by the same installation.
+    const before = mkdtempSync(join(tmpdir(), 'shipdesk-backups-before-'));
+    const earlier = createAppContext({ dataDir: before });
+    const lastGood = join(backupsFolder(dir), `${basename(app.db.$client.name, '.sqlite')}-2026-10-31.sqlite`);
+    try {
+      await createOrgWithOwner(earlier, { orgName: 'Kept', email: 'k@example.com', password: 'long enough password' });
+      mkdirSync(backupsFolder(dir), { recursive: true });
+      await backupTo(earlier, lastGood);
+    } finally {
+      earlier.close();
+      rmSync(before, { recursive: true, force: true });
+    }
+    // Then ten days on a database with no organization in it.
+    for (let day = 0; day < 10; day++) {
+      await takeDailyBackup(app);
+      nextDay();
+    }
+    const kept = dailyBackups(dir, app.db.$client.name);
+    expect(kept).toHaveLength(8);
+    expect(kept.at(-1)).toBe(lastGood);
+    // Reading the backups left no -wal or -shm beside them (orgCount's read-only open would).
+    expect(readdirSync(backupsFolder(dir)).filter((name) => !name.endsWith('.sqlite'))).toEqual([]);
+    expect(orgCount(lastGood)).toBe(1);
+
+    // Once a newer backup holds an organization, the rotation is the plain seven again.
+    await createOrgWithOwner(app, { orgName: 'Set up at last', email: 's@example.com', password: 'long enough password' });
+    await takeDailyBackup(app);
+    expect(dailyBackups(dir, app.db.$client.name)).toHaveLength(7);
+    expect(existsSync(lastGood)).toBe(false);
+    // With the -wal and -shm that orgCount's read left beside it.
+    expect(readdirSync(backupsFolder(dir)).filter((name) => !name.endsWith('.sqlite'))).toEqual([]);
   });
 
   it('takes the day’s backup when started and stops cleanly', async () => {

@@ -3,9 +3,11 @@
  * every hour while it runs — an online SQLite backup of the profile's database is written to
  * `<data folder>/backups/<database name>-YYYY-MM-DD.sqlite`. It is written under a temporary name
  * and renamed when complete, so a file with a backup's name is always a whole backup; the oldest
- * beyond seven are then deleted. Other files in the folder (another profile's backups, a copy the
- * user put there) are never touched.
+ * beyond seven are then deleted, except the last one that holds an organization when none of the
+ * seven does. Other files in the folder (another profile's backups, a copy the user put there) are
+ * never touched.
  */
+import Database from 'better-sqlite3';
 import { chmodSync, existsSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { ApiError } from '../../src-shared/errors';
@@ -38,6 +40,56 @@ export function dailyBackups(dataDir: string, databaseFile: string): string[] {
     .sort()
     .reverse()
     .map((name) => join(folder, name));
+}
+
+/**
+ * Whether a backup holds at least one organization, i.e. the warehouse's data rather than a
+ * database nobody has set up. Opened read-write on purpose: a read-only connection leaves its
+ * `-wal` and `-shm` beside the backup, while the last read-write one removes them when it closes.
+ * A file that cannot be read holds nothing to restore.
+ */
+export function holdsOrganization(backup: string): boolean {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(backup, { fileMustExist: true, timeout: 0 });
+    db.pragma('query_only = ON');
+    return db.prepare('SELECT 1 FROM orgs LIMIT 1').get() !== undefined;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
+}
+
+/** The daily backup to offer for a restore, and whether it holds an organization; null when there is none. */
+export interface BackupToRestore {
+  file: string;
+  holdsOrganization: boolean;
+  /** Newer daily backups exist that hold no organization (the app ran on an empty database). */
+  newerWithoutOrganization: boolean;
+}
+
+/** The newest daily backup that holds an organization, else the newest one; null when there is none. */
+export function backupToRestore(dataDir: string, databaseFile: string): BackupToRestore | null {
+  const backups = dailyBackups(dataDir, databaseFile);
+  const newest = backups[0];
+  if (!newest) return null;
+  const index = backups.findIndex(holdsOrganization);
+  if (index < 0) return { file: newest, holdsOrganization: false, newerWithoutOrganization: false };
+  return { file: backups[index] as string, holdsOrganization: true, newerWithoutOrganization: index > 0 };
+}
+
+/**
+ * The backups a rotation deletes: those beyond the newest seven, except the newest of them that
+ * holds an organization when none of the seven does. A week of backups of an empty database (an
+ * installation left at its setup screen, a database emptied by hand) must not push out the last
+ * copy of the warehouse's data. The newest backup normally holds one, so this reads one file a day.
+ */
+function rotatedOut(backups: readonly string[]): string[] {
+  const beyond = backups.slice(DAILY_BACKUPS_KEPT);
+  if (beyond.length === 0 || backups.slice(0, DAILY_BACKUPS_KEPT).some(holdsOrganization)) return beyond;
+  const lastWithOrganization = beyond.find(holdsOrganization);
+  return beyond.filter((file) => file !== lastWithOrganization);
 }
 
 /**
@@ -89,8 +141,8 @@ function refuseDatabaseOwnFile(databaseFile: string, target: string): void {
 }
 
 /**
- * Takes today's backup unless it exists, then keeps the newest seven. Returns the file written, or
- * null when today's was already there.
+ * Takes today's backup unless it exists, then keeps the newest seven (and the last one holding an
+ * organization, `rotatedOut`). Returns the file written, or null when today's was already there.
  */
 export async function takeDailyBackup(app: AppContext): Promise<string | null> {
   const databaseFile = app.db.$client.name;
@@ -100,7 +152,10 @@ export async function takeDailyBackup(app: AppContext): Promise<string | null> {
   if (existsSync(file)) return null;
   ensurePrivateFolder(folder);
   await backupTo(app, file);
-  for (const old of dailyBackups(app.dataDir, databaseFile).slice(DAILY_BACKUPS_KEPT)) rmSync(old, { force: true });
+  for (const old of rotatedOut(dailyBackups(app.dataDir, databaseFile))) {
+    // With the -wal and -shm that a reader of the backup (a restore's check) may have left.
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${old}${suffix}`, { force: true });
+  }
   return file;
 }
 
