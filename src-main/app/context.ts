@@ -1,5 +1,5 @@
 import { openDatabase, type Db, type OpenOptions } from '../db/open';
-import { explainOpenFailure } from './damagedDatabase';
+import { explainOpenFailure, refuseEmptyDatabase } from './damagedDatabase';
 import { commitWriteGroup } from '../db/groupCommit';
 import { ForeignCommits, type CommittedReadCache } from '../db/readCache';
 import { createShipmentReadCache } from '../domain/shipments/readCache';
@@ -45,6 +45,8 @@ export interface CreateAppOptions extends OpenOptions {
 
 export function createAppContext(options: CreateAppOptions): AppContext {
   const file = options.databaseFile ?? databaseFile(options.dataDir);
+  // Before SQLite sees it: it would take an empty file for a new installation.
+  refuseEmptyDatabase(file, options.dataDir);
   let db: Db;
   try {
     db = openDatabase(file, options);
