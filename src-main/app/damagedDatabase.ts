@@ -50,12 +50,11 @@ export function refuseEmptyDatabase(file: string, dataDir: string): void {
   if (size !== null && size > 0) return;
   const what =
     size === null
-      ? `The database ${file} is missing, but its write-ahead log ${file}-wal (${walSize} bytes) is still there`
-      : `The database ${file} is empty (0 bytes)${walSize > 0 ? `, with its write-ahead log ${file}-wal (${walSize} bytes) beside it` : ''}`;
-  throw new DamagedDatabaseError(
-    `${what}. This is not a new installation: the database was emptied or cut short (a full disk, a failed copy or sync). ` +
-      `Nothing was changed. ${wayBack(file, dataDir)}`,
-  );
+      ? `The database ${file} is missing, but its write-ahead log ${file}-wal (${walSize} bytes) is still there. ` +
+        'This is not a new installation: the database was deleted or moved without its log.'
+      : `The database ${file} is empty (0 bytes)${walSize > 0 ? `, with its write-ahead log ${file}-wal (${walSize} bytes) beside it` : ''}. ` +
+        'This is not a new installation: the database was emptied or cut short (a full disk, a failed copy or sync).';
+  throw new DamagedDatabaseError(`${what} Nothing was changed. ${wayBack(file, dataDir)}`);
 }
 
 /**
