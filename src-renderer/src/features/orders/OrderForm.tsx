@@ -8,6 +8,7 @@ import { Link, navigate } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
+import { CountryPicker, holdsUnchosenCountry } from '../../components/CountryPicker';
 import { draftOfOrder, emptyLine, missingFields, orderBody, orderTotal, orderUpdateBody, useOrderDraft, type AddressDraft, type LineDraft, type OrderDraft } from './orderDraft';
 import { formatMoney } from './money';
 import { useFocusWhenOpen } from './focus';
@@ -132,6 +133,7 @@ function OrderForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
+    if (holdsUnchosenCountry(form.current)) return;
     if (Object.keys(missingFields(draft)).length) {
       focusFirstProblem();
       return;
@@ -152,16 +154,10 @@ function OrderForm({
   const addressField = (
     key: keyof AddressDraft,
     label: string,
-    extra: { required?: boolean; type?: string; transform?: (value: string) => string; maxLength?: number; hint?: string } = {},
+    extra: { required?: boolean; type?: string } = {},
   ) => (
-    <Field label={extra.required ? `${label} (required)` : label} error={errors[`shippingAddress.${key}`]} {...(extra.hint ? { hint: extra.hint } : {})}>
-      <input
-        type={extra.type ?? 'text'}
-        value={draft.address[key]}
-        required={extra.required}
-        maxLength={extra.maxLength}
-        onChange={(event) => setAddress(key, (extra.transform ?? String)(event.target.value))}
-      />
+    <Field label={extra.required ? `${label} (required)` : label} error={errors[`shippingAddress.${key}`]}>
+      <input type={extra.type ?? 'text'} value={draft.address[key]} required={extra.required} onChange={(event) => setAddress(key, event.target.value)} />
     </Field>
   );
 
@@ -194,7 +190,9 @@ function OrderForm({
           {addressField('address2', 'Address, second line')}
           {addressField('postalCode', 'Postal code', { required: true })}
           {addressField('city', 'City', { required: true })}
-          {addressField('countryCode', 'Country code', { required: true, transform: upper, maxLength: 2, hint: 'Two letters, e.g. DK' })}
+          <Field label="Country (required)" error={errors['shippingAddress.countryCode']}>
+            <CountryPicker value={draft.address.countryCode} onChange={(code) => setAddress('countryCode', code)} />
+          </Field>
           {addressField('phone', 'Phone', { type: 'tel' })}
           {addressField('email', 'Email', { type: 'email' })}
         </div>
@@ -312,7 +310,7 @@ function LineFields({
           <input value={line.hsCode} onChange={(event) => onChange({ hsCode: event.target.value })} />
         </Field>
         <Field label="Country of origin" error={error('countryOfOrigin')}>
-          <input value={line.countryOfOrigin} maxLength={2} onChange={(event) => onChange({ countryOfOrigin: upper(event.target.value) })} />
+          <CountryPicker value={line.countryOfOrigin} onChange={(countryOfOrigin) => onChange({ countryOfOrigin })} />
         </Field>
       </div>
       <div className="actions">

@@ -1,10 +1,11 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { orgCurrencies, type Organization } from '../../../../src-shared/schemas/org';
 import { Field, FormActions } from '../../components/forms';
+import { CountryPicker, holdsUnchosenCountry } from '../../components/CountryPicker';
 import { client, useLoad } from '../../lib/api';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useOrgId, useSession } from '../../lib/session';
-import { FormError, CheckboxField, CountrySelect, ListError, PageHeader, ReadOnlyNote, emptyToNull, plainFieldErrors, useCanWrite } from './shared';
+import { FormError, CheckboxField, ListError, PageHeader, ReadOnlyNote, emptyToNull, plainFieldErrors, useCanWrite } from './shared';
 
 type OrgDraft = {
   [K in 'name' | 'slug' | 'description' | 'vatNumber' | 'billingEmail' | 'companyName' | 'addressLine1' | 'addressLine2' | 'city' | 'postalCode' | 'country']: string;
@@ -64,6 +65,7 @@ function OrganizationForm({ org }: { org: Organization }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (holdsUnchosenCountry(form.current)) return;
     setBusy(true);
     setError(null);
     try {
@@ -152,7 +154,7 @@ function OrganizationForm({ org }: { org: Organization }) {
             <input {...text('city')} autoComplete="address-level2" />
           </Field>
           <Field label="Country" error={errors.country}>
-            <CountrySelect value={draft.country} emptyLabel="Not given" disabled={!canWrite} onChange={(country) => setDraft((current) => ({ ...current, country }))} />
+            <CountryPicker value={draft.country} placeholder="Not given" disabled={!canWrite} onChange={(country) => setDraft((current) => ({ ...current, country }))} />
           </Field>
         </div>
       </fieldset>

@@ -3,10 +3,11 @@ import { weightUnits, type WeightUnit } from '../../../../src-shared/schemas/shi
 import type { BodyOf, ResponseOf } from '../../../../src-shared/operation';
 import type { OperationById } from '../../../../src-shared/operations';
 import { Field } from '../../components/forms';
+import { CountryPicker, holdsUnchosenCountry } from '../../components/CountryPicker';
 import { client } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import { describeTest } from './conditions';
-import { FormError, CountrySelect, countryName, formatMoney, invalid, numberOrUndefined, plainFieldErrors } from './shared';
+import { FormError, countryName, formatMoney, invalid, numberOrUndefined, plainFieldErrors } from './shared';
 
 type MatchAnswer = ResponseOf<OperationById<'shippingRules.match'>>;
 type MatchBody = BodyOf<OperationById<'shippingRules.match'>>;
@@ -41,6 +42,7 @@ export function RuleMatchExplainer({ defaultCurrency, rules }: { defaultCurrency
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (holdsUnchosenCountry(event.currentTarget as HTMLFormElement)) return;
     setBusy(true);
     setError(null);
     try {
@@ -72,7 +74,7 @@ export function RuleMatchExplainer({ defaultCurrency, rules }: { defaultCurrency
       <p className="hint">Try a destination, weight and order total to see which rules fit, in the order Shipdesk would pick them.</p>
       <form onSubmit={(event) => void submit(event)} noValidate className="explainer-form">
         <Field label="Country (required)" error={errors.countryCode}>
-          <CountrySelect value={form.countryCode} onChange={(countryCode) => setForm((current) => ({ ...current, countryCode }))} />
+          <CountryPicker value={form.countryCode} onChange={(countryCode) => setForm((current) => ({ ...current, countryCode }))} />
         </Field>
         <Field label="Weight (required)" error={errors.weight}>
           <input inputMode="decimal" value={form.weight} onChange={set('weight')} />

@@ -3,10 +3,10 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { SenderAddress } from '../../../../src-shared/schemas/senderAddress';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
+import { CountryPicker } from '../../components/CountryPicker';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import {
-  CountrySelect,
   EditorForm,
   PageHeader,
   ReadOnlyNote,
@@ -155,7 +155,7 @@ function AddressFields({ draft, onChange, errors }: { draft: AddressDraft; onCha
         <input {...text('state')} autoComplete="address-level1" />
       </Field>
       <Field label="Country (required)" error={errors.countryCode}>
-        <CountrySelect value={draft.countryCode} onChange={(countryCode) => onChange((current) => ({ ...current, countryCode }))} />
+        <CountryPicker value={draft.countryCode} onChange={(countryCode) => onChange((current) => ({ ...current, countryCode }))} />
       </Field>
       <Field label="Phone" error={errors.phone}>
         <input {...text('phone')} type="tel" autoComplete="tel" />

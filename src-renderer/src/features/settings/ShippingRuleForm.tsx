@@ -4,10 +4,11 @@ import type { Printer } from '../../../../src-shared/schemas/printing';
 import type { SenderAddress } from '../../../../src-shared/schemas/senderAddress';
 import type { ShippingRuleExpanded } from '../../../../src-shared/schemas/shippingRule';
 import { Field } from '../../components/forms';
+import { CountriesPicker } from '../../components/CountryPicker';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import { ConditionsEditor, conditionBody, conditionDraftOf, type ConditionDraft } from './ConditionsEditor';
-import { CheckboxField, countryName, emptyToNull, errorUnder, invalid } from './shared';
+import { CheckboxField, emptyToNull, errorUnder, invalid } from './shared';
 
 const flagNames = [
   'emailNotification',
@@ -28,8 +29,8 @@ export interface RuleDraft extends Record<Flag, boolean> {
   productId: string;
   services: string[];
   senderAddressId: string;
-  /** As typed: "DK, SE NO" or "*". */
-  countries: string;
+  /** Codes chosen in the picker, or ['*'] for every country. */
+  receivingCountries: string[];
   conditions: ConditionDraft[];
   labelPrinterId: string;
   documentPrinterId: string;
@@ -44,7 +45,7 @@ export function blankRule(): RuleDraft {
     productId: '',
     services: [],
     senderAddressId: '',
-    countries: '',
+    receivingCountries: [],
     conditions: [],
     labelPrinterId: '',
     documentPrinterId: '',
@@ -61,7 +62,7 @@ export function ruleDraftOf(rule: ShippingRuleExpanded): RuleDraft {
     productId: rule.productId,
     services: [...rule.services],
     senderAddressId: rule.senderAddressId,
-    countries: rule.receivingCountries.join(', '),
+    receivingCountries: [...rule.receivingCountries],
     conditions: rule.conditions.map(conditionDraftOf),
     labelPrinterId: rule.labelPrinterId ?? '',
     documentPrinterId: rule.documentPrinterId ?? '',
@@ -70,17 +71,12 @@ export function ruleDraftOf(rule: ShippingRuleExpanded): RuleDraft {
   };
 }
 
-/** "dk, se  no" → ['DK', 'SE', 'NO']; "*" stays. */
-export function parseCountries(text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).filter(Boolean).map((code) => code.toUpperCase()))];
-}
-
-/** The create/PATCH body. Countries are checked here so a typo is named before anything is sent. */
+/** The create/PATCH body. The picker gives only codes; a stored one outside the list (old data) is named before anything is sent. */
 export function ruleBody(draft: RuleDraft) {
-  const receivingCountries = parseCountries(draft.countries);
-  if (receivingCountries.length === 0) throw invalid('receivingCountries', 'Enter at least one country code, or * for every country');
+  const { receivingCountries } = draft;
+  if (receivingCountries.length === 0) throw invalid('receivingCountries', 'Choose at least one country, or Every country');
   const unknown = receivingCountries.filter((code) => code !== '*' && !countryCodes.has(code));
-  if (unknown.length > 0) throw invalid('receivingCountries', `Not a country code: ${unknown.join(', ')}. Use two-letter codes such as DK, or * for every country.`);
+  if (unknown.length > 0) throw invalid('receivingCountries', `Not a country code: ${unknown.join(', ')}. Remove it and choose the country from the list.`);
   return {
     name: draft.name.trim(),
     description: emptyToNull(draft.description),
@@ -142,11 +138,6 @@ export function ShippingRuleFields({
   const toggleService = (serviceId: string, on: boolean) =>
     onChange((current) => ({ ...current, services: on ? [...current.services, serviceId] : current.services.filter((item) => item !== serviceId) }));
 
-  const parsedCountries = parseCountries(draft.countries);
-  const countriesHint =
-    parsedCountries.length > 0
-      ? `Reads as: ${parsedCountries.map((code) => (code === '*' || countryCodes.has(code) ? countryName(code) : `${code} (unknown)`)).join(', ')}`
-      : 'Two-letter codes separated by commas or spaces, e.g. DK, SE, NO; * for every country';
 
   const printerSelect = (key: 'labelPrinterId' | 'documentPrinterId', label: string) => (
     <Field label={label} error={errors[key]} hint={choices.printers === null ? 'Printers could not be listed; the current choice is kept.' : undefined}>
@@ -238,8 +229,12 @@ export function ShippingRuleFields({
         {errorUnder(errors, 'services') && <small className="field-error">{errorUnder(errors, 'services')}</small>}
       </fieldset>
 
-      <Field label="Receiving countries (required)" error={errorUnder(errors, 'receivingCountries')} hint={countriesHint}>
-        <input value={draft.countries} onChange={(event) => set('countries', event.target.value)} spellCheck={false} autoCapitalize="characters" placeholder="DK, SE, NO or *" />
+      <Field
+        label="Receiving countries (required)"
+        error={errorUnder(errors, 'receivingCountries')}
+        hint="Type a country's name or code and choose it; “Every country” stands for all and replaces the others"
+      >
+        <CountriesPicker value={draft.receivingCountries} onChange={(codes) => set('receivingCountries', codes)} />
       </Field>
 
       <ConditionsEditor conditions={draft.conditions} onChange={(update) => onChange((current) => ({ ...current, conditions: update(current.conditions) }))} errors={errors} defaultCurrency={choices.defaultCurrency} />

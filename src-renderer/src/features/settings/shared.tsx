@@ -1,10 +1,10 @@
 import type { ColumnDef } from '@tanstack/react-table';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../../../src-shared/errors';
-import { countryCodes } from '../../../../src-shared/schemas/common';
 import { ErrorNotice, fieldWord } from '../../components/ErrorNotice';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormActions, fieldErrors } from '../../components/forms';
+import { holdsUnchosenCountry } from '../../components/CountryPicker';
 import type { Loaded } from '../../lib/api';
 import type { Page } from '../../../../src-shared/schemas/common';
 import { DataTable } from '../../components/DataTable';
@@ -127,7 +127,7 @@ export function EditorForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
+    if (busy || holdsUnchosenCountry(form.current)) return;
     setBusy(true);
     setError(null);
     try {
@@ -307,33 +307,9 @@ export function SecretField({ label, value }: { label: string; value: string }) 
 
 const regionNames = new Intl.DisplayNames(undefined, { type: 'region' });
 
-/** Every ISO 3166-1 country, by its name in the user's language, code alongside. */
-export const countryOptions: readonly { code: string; name: string }[] = [...countryCodes]
-  .map((code) => ({ code, name: regionNames.of(code) ?? code }))
-  .sort((a, b) => a.name.localeCompare(b.name));
-
 export function countryName(code: string | null | undefined): string {
   if (!code) return '—';
   return code === '*' ? 'All countries' : (regionNames.of(code) ?? code);
-}
-
-/** A country `<select>`; typing the first letters of the name jumps to it. Wrap it in a Field. */
-export function CountrySelect({
-  value,
-  onChange,
-  emptyLabel = 'Choose a country',
-  ...rest
-}: { value: string; onChange: (code: string) => void; emptyLabel?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange'>) {
-  return (
-    <select value={value} onChange={(event) => onChange(event.target.value)} {...rest}>
-      <option value="">{emptyLabel}</option>
-      {countryOptions.map((country) => (
-        <option key={country.code} value={country.code}>
-          {country.name} ({country.code})
-        </option>
-      ))}
-    </select>
-  );
 }
 
 /** A labelled checkbox with an optional line of explanation. */

@@ -1,5 +1,6 @@
 import { weightUnits, type WeightUnit } from '../../../../../src-shared/schemas/shipment';
 import { Field } from '../../../components/forms';
+import { CountryPicker } from '../../../components/CountryPicker';
 import { NumberInput, TextInput } from './inputs';
 import { emptyOrderLine, type FieldMessages, type OrderLineForm, type ParcelForm } from './model';
 
@@ -99,7 +100,9 @@ function OrderLineFields({
         <NumberInput label="Quantity" path={`${path}.quantity`} value={line.quantity} errors={errors} onChange={(value) => onChange({ ...line, quantity: value })} inputMode="numeric" />
         <NumberInput label="Unit price" path={`${path}.unitPrice`} value={line.unitPrice} errors={errors} onChange={(value) => onChange({ ...line, unitPrice: value })} />
         {text('currency', 'Currency', 'DKK')}
-        {text('countryOfOrigin', 'Country of origin', 'CN')}
+        <Field label="Country of origin" error={errors[`${path}.countryOfOrigin`]}>
+          <CountryPicker name={`${path}.countryOfOrigin`} value={line.countryOfOrigin} onChange={(countryOfOrigin) => onChange({ ...line, countryOfOrigin })} />
+        </Field>
         {text('tarrifNumber', 'Tariff number (HS)')}
         <div className="line-remove">
           <button type="button" onClick={onRemove} aria-label={`Remove ${title.toLowerCase()}`}>

@@ -1,6 +1,7 @@
 import type { InputHTMLAttributes } from 'react';
 import { partyTypes } from '../../../../../src-shared/schemas/shipment';
 import { Field } from '../../../components/forms';
+import { CountryPicker } from '../../../components/CountryPicker';
 import { humanize } from '../../../lib/format';
 import { TextInput } from './inputs';
 import type { FieldMessages, PartyForm, PartyType } from './model';
@@ -20,7 +21,7 @@ export function PartyFields({
   onRemove?: () => void;
 }) {
   const at = `parties.${index}`;
-  const text = (key: Exclude<keyof PartyForm, 'type' | 'attributes'>, label: string, extra: Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'name'> = {}) => (
+  const text = (key: Exclude<keyof PartyForm, 'type' | 'attributes' | 'countryCode'>, label: string, extra: Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'name'> = {}) => (
     <TextInput label={label} path={`${at}.${key}`} value={party[key]} errors={errors} onChange={(value) => onChange({ ...party, [key]: value })} {...extra} />
   );
   return (
@@ -42,7 +43,9 @@ export function PartyFields({
         {text('address2', 'Address line 2 (optional)')}
         {text('postalCode', 'Postal code')}
         {text('city', 'City')}
-        {text('countryCode', 'Country code', { placeholder: 'DK', maxLength: 2 })}
+        <Field label="Country" error={errors[`${at}.countryCode`]}>
+          <CountryPicker name={`${at}.countryCode`} value={party.countryCode} onChange={(countryCode) => onChange({ ...party, countryCode })} />
+        </Field>
         {text('phone', 'Phone (optional)', { type: 'tel' })}
         {text('email', 'Email (optional)', { type: 'email' })}
       </div>

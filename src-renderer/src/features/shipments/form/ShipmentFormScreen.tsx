@@ -6,11 +6,12 @@ import { humanize } from '../../../lib/format';
 import { Link, navigate } from '../../../app/router';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { Field, fieldErrors } from '../../../components/forms';
+import { holdsUnchosenCountry } from '../../../components/CountryPicker';
 import { CarrierFields } from './CarrierFields';
 import { PartyFields } from './PartyFields';
 import { ParcelFields } from './ParcelFields';
 import { TextInput, focusField, focusFirstInvalid } from './inputs';
-import { createBody, emptyForm, emptyParcel, emptyParty, formOf, updateBody, type FieldMessages, type Incoterm, type ShipmentForm } from './model';
+import { createBody, emptyForm, emptyParcel, emptyParty, formOf, updateBody, type FieldMessages, type Incoterm, type PartyType, type ShipmentForm } from './model';
 import { useShipmentDrafts } from './drafts';
 import { canEdit } from '../lifecycle';
 import { ReadOnlyNote, useCanWrite } from '../../../lib/permissions';
@@ -29,7 +30,8 @@ export function EditShipmentScreen({ shipmentId }: { shipmentId: string }) {
   return <ShipmentEditor key={shipmentId} draftKey={`edit:${shipmentId}`} baseline={formOf(shipment.data)} shipment={shipment.data} />;
 }
 
-const otherPartyType = (form: ShipmentForm) => (form.parties.some((party) => party.type === 'sender') ? 'billing' : 'sender');
+/** The party "Add party" adds: the receiver a shipment needs first, then a sender, then billing. */
+const nextPartyType = (form: ShipmentForm): PartyType => (['receiver', 'sender'] as const).find((type) => !form.parties.some((party) => party.type === type)) ?? 'billing';
 
 function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; baseline: ShipmentForm; shipment?: Shipment }) {
   const orgId = useOrgId();
@@ -66,6 +68,8 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
 
   const save = async () => {
     if (busy || !canWrite || (shipment && !canEdit(shipment.status))) return;
+    // A country typed but not chosen is refused at its field, before anything else is checked.
+    if (holdsUnchosenCountry(formRef.current)) return;
     const built = mode === 'create' ? createBody(form) : updateBody(form, baseline);
     setLocalErrors(built.errors);
     if (Object.keys(built.errors).length > 0) {
@@ -204,7 +208,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
           <button
             type="button"
             onClick={() => {
-              patch({ parties: [...form.parties, emptyParty(otherPartyType(form))] });
+              patch({ parties: [...form.parties, emptyParty(nextPartyType(form))] });
               focusField(formRef.current, `parties.${form.parties.length}.type`);
             }}
           >
