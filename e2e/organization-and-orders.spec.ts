@@ -57,7 +57,7 @@ test('organization details saved on the settings screen name the sender of new s
     }
     const address = form.getByRole('group', { name: 'Shipping address' });
     await expect(address).toHaveAccessibleDescription('May be left empty. Once any of it is filled in, the fields marked required are needed.');
-    for (const label of ['Name (required)', 'Company', 'Address (required)', 'Address, second line', 'Postal code (required)', 'City (required)', 'Country code (required)', 'Phone']) {
+    for (const label of ['Name (required)', 'Company', 'Address (required)', 'Address, second line', 'Postal code (required)', 'City (required)', 'Country (required)', 'Phone']) {
       await expect(address.getByLabel(label, { exact: true })).toBeVisible();
     }
     const line = form.getByRole('group', { name: 'Line 1' });
