@@ -66,5 +66,7 @@ describe('finding a country by what was typed', () => {
     expect(countryLabel('DK')).toBe('Denmark (DK)');
     expect(countryLabel('*')).toBe('Every country');
     expect(countryLabel('ZZ')).toBe('ZZ');
+    expect(resolveCountry(countryLabel('DK'))).toBe('DK');
+    expect(resolveCountry('Germany (DE)')).toBe('DE');
   });
 });

@@ -79,6 +79,10 @@ function nameFit(name: string, text: string): number | null {
 export function findCountries(text: string, options: { everyCountry?: boolean } = {}): CountryMatch[] {
   const wanted = searchable(text);
   const entries = options.everyCountry ? [EVERY_COUNTRY, ...countries] : countries;
+  // The picker's own "Denmark (DK)", typed back or pasted, is that country alone.
+  const labelled = /\(([a-z]{2})\)$/.exec(wanted)?.[1];
+  const named = labelled ? entries.find((entry) => entry.code.toLowerCase() === labelled) : undefined;
+  if (named) return [{ ...named, matchedDanish: false }];
   if (wanted === '') return entries.map((entry) => ({ ...entry, matchedDanish: false }));
   const aliasOf = otherCodes[wanted.toUpperCase()];
   const ranked: { match: CountryMatch; rank: number; order: number }[] = [];
