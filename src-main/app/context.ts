@@ -1,4 +1,5 @@
-import { openDatabase, type Db, type OpenOptions } from '../db/open';
+import { openDatabase, type OpenOptions } from '../db/open';
+import type { Db } from '../db/types';
 import { explainOpenFailure, refuseEmptyDatabase } from './damagedDatabase';
 import { commitWriteGroup } from '../db/groupCommit';
 import { ForeignCommits, type CommittedReadCache } from '../db/readCache';

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
+import type { Db } from './types';
 import { registerConnection } from './prepared';
 import { defaultSlowQueryReport, SLOW_QUERY_MS, timeStatement, type SlowQuery } from './slowQueries';
 import { ensurePrivateFolder } from '../app/privateFolder';
 import { appRoot } from '../app/appRoot';
 import { casefold } from './search';
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 /** Found from the app's folder, so the bundles in out/main (serve, cli) find them as sources do. */
 export const defaultMigrationsFolder = join(appRoot(), 'src-main', 'db', 'migrations');

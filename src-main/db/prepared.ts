@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { getTableColumns, getTableName, is, SQL, sql, type Placeholder } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteInsertValue, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Db } from './open';
+import type { Db } from './types';
 import type { ReadDb, WriteTx } from './tx';
 
 /**

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase, type Db } from './open';
+import { openDatabase } from './open';
+import type { Db } from './types';
 
 let dir: string;
 let db: Db;

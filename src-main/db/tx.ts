@@ -1,5 +1,5 @@
 import { joinWriteGroup, whenDurable } from './groupCommit';
-import type { Db } from './open';
+import type { Db } from './types';
 
 type DrizzleTx = Parameters<Parameters<Db['transaction']>[0]>[0];
 declare const writeBrand: unique symbol;

@@ -12,7 +12,7 @@ import {
 import { orderChannels } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
-import type { Db } from '../db/open';
+import type { Db } from '../db/types';
 import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { assertWithinLimit } from './plans';

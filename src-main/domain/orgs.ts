@@ -4,7 +4,7 @@ import type { Organization, OrganizationUpdate, Plan } from '../../src-shared/sc
 import { orgMembers, orgs, users } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
-import type { Db } from '../db/open';
+import type { Db } from '../db/types';
 import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { hashPassword } from './auth/passwords';

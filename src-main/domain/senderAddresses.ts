@@ -5,7 +5,7 @@ import type { SenderAddress, SenderAddressInput } from '../../src-shared/schemas
 import { carriers, senderAddresses, shippingRules } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
-import type { Db } from '../db/open';
+import type { Db } from '../db/types';
 import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { assertWithinLimit } from './plans';

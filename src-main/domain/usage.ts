@@ -3,7 +3,7 @@ import { ApiError } from '../../src-shared/errors';
 import type { AddOnType, LimitName, Usage } from '../../src-shared/schemas/org';
 import { addOns, shipmentUsage } from '../db/schema';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../db/tx';
-import type { Db } from '../db/open';
+import type { Db } from '../db/types';
 import { prepared } from '../db/prepared';
 import type { AppContext } from '../app/context';
 import { findOrgRow } from './orgs';

@@ -7,7 +7,7 @@ import { roleScopes, type Role } from '../../../src-shared/scopes';
 import { apiTokens, orgMembers, users } from '../../db/schema';
 import type { AppContext } from '../../app/context';
 import type { ReadDb } from '../../db/tx';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/types';
 import { prepared } from '../../db/prepared';
 import { CommittedReadCache, type ForeignCommits, type WatchedTable } from '../../db/readCache';
 import { verifyAccessToken } from './jwt';

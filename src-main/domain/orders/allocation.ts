@@ -6,12 +6,10 @@ import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import type { OrderStatus } from '../../../src-shared/schemas/order';
 import { MAX_WEIGHT_KG } from '../../../src-shared/schemas/shipment';
-import { orderLines, orders, parcelOrderLines, parcels, shipments } from '../../db/schema';
+import { orderLines, parcelOrderLines, parcels, shipments } from '../../db/schema';
 import type { ReadDb, WriteTx } from '../../db/tx';
-import { emitEvent } from '../events';
 import { roundWeight, toKg } from '../units';
 import type { ParcelDraft } from '../shipments/repository';
-import { readOrder } from './orders';
 import { orderLineSku, spreadOverSkuLines } from './placement';
 
 type OrderLineRow = typeof orderLines.$inferSelect;
@@ -168,18 +166,4 @@ export function liveShipmentCount(db: ReadDb, orderId: string): number {
       .where(and(eq(shipments.orderId, orderId), ne(shipments.status, 'cancelled'), eq(shipments.type, 'outbound'), isNull(shipments.returnForShipmentId)))
       .get()?.n ?? 0
   );
-}
-
-/** Recomputes status and shipmentCount; emits order.updated when either changed. */
-export function recomputeOrder(tx: WriteTx, now: Date, orderId: string | null): void {
-  if (!orderId) return;
-  const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
-  if (!order) return;
-  const status = deriveOrderStatus(tx, orderId, order.status);
-  const shipmentCount = liveShipmentCount(tx, orderId);
-  if (status === order.status && shipmentCount === order.shipmentCount) return;
-  const updatedAt = now.toISOString();
-  tx.update(orders).set({ status, shipmentCount, updatedAt }).where(eq(orders.id, orderId)).run();
-  // The same envelope data as every order.updated (decisions §10): the whole order, as read now.
-  emitEvent(tx, now, order.orgId, 'order.updated', { ...readOrder(tx, order.orgId, orderId), previousStatus: order.status });
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inWriteTransaction } from '../../db/tx';
 import { setupLocalCarrier, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
-import { recomputeOrder, remainingParcel } from './allocation';
+import { remainingParcel } from './allocation';
+import { recomputeOrder } from './orderStatus';
 
 let t: TestServer;
 let carrierId: string;

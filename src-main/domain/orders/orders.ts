@@ -21,7 +21,7 @@ import type {
 import type { OrderChannelType } from '../../../src-shared/schemas/orderChannel';
 import { orderChannels, orderLines, orders, parcelOrderLines, shipments, shippingRules, type ShippingAddress } from '../../db/schema';
 import { newId } from '../../db/ids';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import { containsCode, containsName } from '../../db/search';

@@ -20,7 +20,7 @@ import { carrierAdapterFor } from '../../carriers/catalogue';
 import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
 import { adapterConfigOf } from '../carriers';
 import { emitEvent } from '../events';
-import { recomputeOrder } from '../orders/allocation';
+import { recomputeOrder } from '../orders/orderStatus';
 import { toKg } from '../units';
 import { assertActionAllowed } from './lifecycle';
 import { printedCompany } from '../../../src-shared/partyCompany';

@@ -8,7 +8,7 @@ import type { PartyInput, Shipment, ShipmentCreateInput, ShipmentStatus, Shipmen
 import { orgs, shipmentParties, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/context';
 import { findCarrierRow } from '../carriers';
@@ -16,7 +16,8 @@ import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses'
 import { findOrgRow } from '../orgs';
 import { emitEvents } from '../events';
 import { countShipmentsCreated } from '../usage';
-import { linkLinesToOrders, parcelToShip, recomputeOrder } from '../orders/allocation';
+import { linkLinesToOrders, parcelToShip } from '../orders/allocation';
+import { recomputeOrder } from '../orders/orderStatus';
 import { withinOrderAllowance } from '../orders/placement';
 import { findShippableOrderRow, receiverFromOrder } from './fromOrder';
 import {

@@ -1,6 +1,5 @@
 import { ApiError, type ErrorDetail } from '../../../src-shared/errors';
 import type { ParcelInput } from '../../../src-shared/schemas/shipment';
-import type { ParcelRecord } from './repository';
 
 /**
  * Parcel and line ids in a body (interface 4.1 gives `parcels` the shapes of part 2, ids included),
@@ -8,7 +7,10 @@ import type { ParcelRecord } from './repository';
  * line of this shipment under the id it has: split paths, `orderLineIds` and labels refer to them.
  * An id this shipment does not have is a 400, never taken as a new id; on create no id is known.
  */
-export function assertKnownParcelIds(input: readonly ParcelInput[], existing: readonly ParcelRecord[]): void {
+/** The stored parcels, as far as their ids go. */
+type KnownParcel = { id: string; lines: readonly { id: string }[] };
+
+export function assertKnownParcelIds(input: readonly ParcelInput[], existing: readonly KnownParcel[]): void {
   const parcelIds = new Set(existing.map((parcel) => parcel.id));
   const lineIds = new Set(existing.flatMap((parcel) => parcel.lines.map((line) => line.id)));
   const seen = new Set<string>();

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
 import { JsonText } from '../../app/jsonText';
 import { CommittedReadCache, type ForeignCommits } from '../../db/readCache';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/types';
 import { readShipmentJson } from './repository';
 import { tablesOfTheFullRead } from './shipmentJson';
 

@@ -12,7 +12,7 @@ import { JsonText } from '../../app/jsonText';
 import { ruleSummaryJsonById, shipmentJsonById, shipmentJsonByIds } from './shipmentJson';
 import { newId } from '../../db/ids';
 import type { ReadDb, WriteTx } from '../../db/tx';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { assertKnownParcelIds } from './parcelIds';
 

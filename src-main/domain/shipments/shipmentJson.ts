@@ -18,7 +18,7 @@ import {
   shipments,
   shippingRules,
 } from '../../db/schema';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/types';
 import type { WatchedTable } from '../../db/readCache';
 
 /** Empty text for a missing optional string (decisions §1: the field is present, `''`). */

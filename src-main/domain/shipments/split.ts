@@ -13,11 +13,11 @@ import type { BatchSplitInput, Shipment, SplitInput } from '../../../src-shared/
 import { orderLines, parcelOrderLines, parcels, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import type { Db } from '../../db/open';
+import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/context';
 import { emitEvent } from '../events';
-import { recomputeOrder } from '../orders/allocation';
+import { recomputeOrder } from '../orders/orderStatus';
 import { fromKg, roundWeight, toKg } from '../units';
 import { checkCarrierChoice, insertShipments, type CarrierChoice, type ShipmentDraft } from './create';
 import { assertActionAllowed } from './lifecycle';
