@@ -1,5 +1,4 @@
 import type { ErrorBody } from './errors';
-import type { OperationId } from './operations';
 
 /**
  * The contract between the preload bridge (`window.shipdesk`) and the main process.
@@ -46,13 +45,3 @@ export function ipcEventChannelOf(event: ShipdeskEventName): string {
 
 /** Ends this window's IPC session (the JWT main remembers after `auth.login`). */
 export const ipcLogoutChannel = 'shipdesk:session:logout';
-
-/** What the preload exposes as `window.shipdesk`. */
-export interface ShipdeskBridge {
-  /** Runs one operation of the table; resolves with an envelope, never rejects for API errors. */
-  invoke(operationId: OperationId, input: IpcCallInput | undefined): Promise<IpcEnvelope>;
-  /** Listens to one push; returns the function that stops listening. */
-  on<E extends ShipdeskEventName>(event: E, listener: (payload: ShipdeskEvents[E]) => void): () => void;
-  /** Forgets the credential main keeps for this window. */
-  logout(): Promise<void>;
-}

@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { ipcChannelOf, ipcEventChannelOf, ipcLogoutChannel, type ShipdeskBridge } from '../../src-shared/ipc';
+import { ipcChannelOf, ipcEventChannelOf, ipcLogoutChannel } from '../../src-shared/ipc';
+import type { ShipdeskBridge } from '../../src-shared/bridge';
 
 /**
  * The renderer's only way into main: one object, `window.shipdesk`. It relays calls and pushes and

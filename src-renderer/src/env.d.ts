@@ -1,4 +1,4 @@
-import type { ShipdeskBridge } from '../../src-shared/ipc';
+import type { ShipdeskBridge } from '../../src-shared/bridge';
 
 declare global {
   interface Window {
