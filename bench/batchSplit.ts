@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { carrierCreateBody } from '../src-shared/schemas/carrier';
 import { senderAddressCreateBody } from '../src-shared/schemas/senderAddress';
 import { shipmentCreateBody, type BatchSplitInput } from '../src-shared/schemas/shipment';
-import { createAppContext } from '../src-main/app/context';
+import { createAppContext } from '../src-main/app/runtime/createApp';
 import { newId } from '../src-main/db/ids';
 import { createCarrier } from '../src-main/domain/carriers';
 import { createOrgWithOwner, setPlan } from '../src-main/domain/orgs';

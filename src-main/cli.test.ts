@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_COMMANDS } from './cli/commands';
-import { createAppContext } from './app/context';
+import { createAppContext } from './app/runtime/createApp';
 import { createOrderChannel } from './domain/orderChannels';
 import { createOrgWithOwner } from './domain/orgs';
 import { getUsage } from './domain/usage';

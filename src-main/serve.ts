@@ -5,16 +5,17 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { appRoot } from './app/appRoot';
-import { createAppContext, type AppContext } from './app/context';
-import { databaseFile, defaultDataDir, parsePort, portFromEnv } from './app/config';
-import { acquireInstanceLock } from './app/instanceLock';
+import { appRoot } from './platform/appRoot';
+import { type AppContext } from './app/kernel/context';
+import { createAppContext } from './app/runtime/createApp';
+import { databaseFile, defaultDataDir, parsePort, portFromEnv } from './app/runtime/config';
+import { acquireInstanceLock } from './app/runtime/instanceLock';
 import { buildServer, listen } from './http/server';
 import { rendererIndex } from './http/renderer';
 import { stationUrls } from './http/hosts';
-import { runStartupChores } from './app/startup';
+import { runStartupChores } from './app/runtime/startup';
 import { start as startWebhookDelivery } from './domain/webhookDelivery';
-import { startDailyBackups } from './app/dailyBackups';
+import { startDailyBackups } from './app/runtime/dailyBackups';
 
 /** How long a shutdown waits for requests still arriving (a client that sent half a request). */
 const SHUTDOWN_GRACE_MS = 10_000;

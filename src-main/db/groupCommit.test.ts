@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './open';
 import type { Db } from './types';
 import { durable, inWriteTransaction } from './tx';
-import { databaseFile } from '../app/config';
-import { execute } from '../app/execute';
+import { databaseFile } from '../app/runtime/config';
+import { execute } from '../app/dispatcher/execute';
 import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
 
 describe('group commit', () => {

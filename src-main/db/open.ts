@@ -7,8 +7,8 @@ import * as schema from './schema';
 import type { Db } from './types';
 import { registerConnection } from './prepared';
 import { defaultSlowQueryReport, SLOW_QUERY_MS, timeStatement, type SlowQuery } from './slowQueries';
-import { ensurePrivateFolder } from '../app/privateFolder';
-import { appRoot } from '../app/appRoot';
+import { ensurePrivateFolder } from '../platform/privateFolder';
+import { appRoot } from '../platform/appRoot';
 import { casefold } from './search';
 
 

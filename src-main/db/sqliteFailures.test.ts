@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { toApiError } from '../http/server';
+import { toApiError } from '../app/dispatcher/errors';
 import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
 
 let t: TestServer;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { execute } from '../app/execute';
+import { execute } from '../app/dispatcher/execute';
 import { login } from '../domain/auth/login';
 import { createOrgWithOwner } from '../domain/orgs';
 import { senderAddressBody, shippingRuleBody } from '../testing/harness';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { databaseFile } from '../app/config';
+import { databaseFile } from '../app/runtime/config';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { senderAddressBody, startTestServer, type TestOrg, type TestServer } from '../testing/harness';
 import { login } from './auth/login';

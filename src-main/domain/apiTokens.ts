@@ -8,7 +8,7 @@ import { grants, type Scope } from '../../src-shared/scopes';
 import { apiTokens } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { authenticate, findUser, hashApiToken } from './auth/authenticate';
 import { scopesIn, type Principal } from './auth/principal';
 import { assertWithinLimit } from './plans';

@@ -7,7 +7,7 @@ import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
 import type { Db } from '../db/types';
 import { prepared } from '../db/prepared';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import type { CarrierAdapter, CarrierConfig } from '../carriers/adapter';
 import { availableCarriers, carrierAdapterFor, configIssues, secretKeysOf } from '../carriers/catalogue';
 import { assertWithinLimit } from './plans';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { execute } from '../app/execute';
+import { execute } from '../app/dispatcher/execute';
 import { login } from './auth/login';
 import { createOrgWithOwner } from './orgs';
 import { senderAddressBody, shipmentBody } from '../testing/harness';

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseFile } from '../app/config';
+import { databaseFile } from '../app/runtime/config';
 import { orgMembers } from '../db/schema';
 import { setupLocalCarrier, shipmentBody, senderAddressBody, startTestServer, type TestOrg, type TestServer } from '../testing/harness';
 import { setPlan } from './orgs';

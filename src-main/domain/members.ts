@@ -6,7 +6,7 @@ import { grants, roleScopes, type Role } from '../../src-shared/scopes';
 import { apiTokens, orgMembers, users } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../db/tx';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { storePassword } from './auth/passwordChange';
 import { hashPassword } from './auth/passwords';
 import { scopesIn, type Principal } from './auth/principal';

@@ -6,7 +6,7 @@ import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
 import type { Db } from '../db/types';
 import { prepared } from '../db/prepared';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { hashPassword } from './auth/passwords';
 import { updateColumns } from '../db/updateColumns';
 

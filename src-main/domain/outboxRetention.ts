@@ -8,7 +8,7 @@
  * a webhook busy with every change otherwise grows the database by most of a gigabyte a year.
  */
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { inWriteTransaction } from '../db/tx';
 
 export const OUTBOX_RETENTION_DAYS = 30;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAppContext, type AppContext } from '../app/context';
+import { type AppContext } from '../app/kernel/context';
+import { createAppContext } from '../app/runtime/createApp';
 import { buildServer, listen } from '../http/server';
 import type { FastifyInstance } from 'fastify';
 

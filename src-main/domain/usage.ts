@@ -5,7 +5,7 @@ import { addOns, shipmentUsage } from '../db/schema';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../db/tx';
 import type { Db } from '../db/types';
 import { prepared } from '../db/prepared';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { findOrgRow } from './orgs';
 import { countUsed, effectiveLimit, largerPlanHint, planDefinitions } from './plans';
 import type { Plan } from '../../src-shared/schemas/org';

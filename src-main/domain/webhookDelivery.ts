@@ -5,10 +5,10 @@ import { outboxEvents, webhookDeliveries, webhooks } from '../db/schema';
 import { newId } from '../db/ids';
 import { insertRows } from '../db/prepared';
 import { durable, inWriteTransaction } from '../db/tx';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { paginate } from './pagination';
 import { findWebhookRow, signPayload, webhookSigningSecret } from './webhooks';
-import { repeatInBackground, type BackgroundTask } from '../app/backgroundTask';
+import { repeatInBackground, type BackgroundTask } from '../app/kernel/backgroundTask';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 

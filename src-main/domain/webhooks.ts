@@ -12,7 +12,7 @@ import {
 import { webhooks } from '../db/schema';
 import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { seal, unseal } from './secrets';
 import { paginate } from './pagination';
 import { updateColumns } from '../db/updateColumns';

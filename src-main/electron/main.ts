@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell } from 'electron';
 import type { FastifyInstance } from 'fastify';
-import { createAppContext, type AppContext } from '../app/context';
-import { databaseFile, portFromEnv } from '../app/config';
-import { acquireInstanceLock, type InstanceLock } from '../app/instanceLock';
-import { runStartupChores } from '../app/startup';
+import { type AppContext } from '../app/kernel/context';
+import { createAppContext } from '../app/runtime/createApp';
+import { databaseFile, portFromEnv } from '../app/runtime/config';
+import { acquireInstanceLock, type InstanceLock } from '../app/runtime/instanceLock';
+import { runStartupChores } from '../app/runtime/startup';
 import { buildServer, listen } from '../http/server';
 import { registerIpcHandlers, type IpcRegistration } from '../ipc/register';
 import { APP_ORIGIN, APP_SCHEME, handleAppRequest, trustedPageCheck } from './protocol';
@@ -13,8 +14,8 @@ import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } fr
 import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
 import { start as startWebhookDelivery } from '../domain/webhookDelivery';
-import { startDailyBackups } from '../app/dailyBackups';
-import type { BackgroundTask } from '../app/backgroundTask';
+import { startDailyBackups } from '../app/runtime/dailyBackups';
+import type { BackgroundTask } from '../app/kernel/backgroundTask';
 import { cliInvocation } from '../cli/invocation';
 import { runCli } from '../cli/run';
 

@@ -1,4 +1,4 @@
-import { actor } from '../app/call';
+import { actor } from '../app/kernel/call';
 import { createApiToken, getApiToken, listApiTokens, renameApiToken, revokeApiToken } from '../domain/apiTokens';
 import { defineHandlers } from './types';
 

@@ -1,4 +1,4 @@
-import { actor } from '../app/call';
+import { actor } from '../app/kernel/call';
 import { addMember, getMember, listMembers, memberActor, removeMember, updateMember } from '../domain/members';
 import { defineHandlers } from './types';
 

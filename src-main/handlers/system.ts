@@ -1,6 +1,6 @@
 import { ApiError } from '../../src-shared/errors';
-import { actor } from '../app/call';
-import { appVersion } from '../app/version';
+import { actor } from '../app/kernel/call';
+import { appVersion } from '../app/kernel/version';
 import { login } from '../domain/auth/login';
 import { changeOwnPassword } from '../domain/auth/passwordChange';
 import { describeCredential } from '../domain/apiTokens';

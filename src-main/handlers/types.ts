@@ -1,7 +1,7 @@
 import type { OperationById, OperationId } from '../../src-shared/operations';
 import type { ParsedInput, ResponseOf } from '../../src-shared/operation';
-import type { CallContext } from '../app/call';
-import type { JsonText } from '../app/jsonText';
+import type { CallContext } from '../app/kernel/call';
+import type { JsonText } from '../app/kernel/jsonText';
 
 /** Binary answers (document content) carry their own content type. */
 export interface BinaryResult {

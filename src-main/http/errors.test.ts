@@ -3,7 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestOrg, type TestServer } from '../testing/harness';
-import { BODY_LIMIT, toApiError } from './server';
+import { BODY_LIMIT } from './server';
+import { toApiError } from '../app/dispatcher/errors';
 import { allowedHostnames, hostnameOf, stationUrls } from './hosts';
 
 let t: TestServer;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppContext, type AppContext } from '../app/context';
+import { type AppContext } from '../app/kernel/context';
+import { createAppContext } from '../app/runtime/createApp';
 import { createOrgWithOwner } from '../domain/orgs';
 import { buildServer, listen } from './server';
 

@@ -5,7 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { operations } from '../../src-shared/operations';
 import { defineOperation, scopeOf, type AnyOperation } from '../../src-shared/operation';
 import { errorBodySchema, errorStatus } from '../../src-shared/errors';
-import { appVersion } from '../app/version';
+import { appVersion } from '../app/kernel/version';
 import { senderAddressBody, startTestServer, type TestServer } from '../testing/harness';
 import {
   buildOpenApiDocument,

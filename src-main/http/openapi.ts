@@ -3,9 +3,9 @@ import { errorBodySchema, errorStatus, httpReason } from '../../src-shared/error
 import { operations } from '../../src-shared/operations';
 import { orgParamOf, requestMediaType, scopeOf, takesIdempotencyKey, type AnyOperation } from '../../src-shared/operation';
 import { grants, scopeValues, type HttpMethod, type Scope } from '../../src-shared/scopes';
-import { DEFAULT_PORT } from '../app/config';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../app/idempotency';
-import { appVersion } from '../app/version';
+import { DEFAULT_PORT } from '../app/runtime/config';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../app/dispatcher/idempotency';
+import { appVersion } from '../app/kernel/version';
 
 /**
  * The OpenAPI door: one OpenAPI 3.1 document produced by walking the operation table. Nothing here

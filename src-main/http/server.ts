@@ -3,14 +3,14 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { ApiError, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
 import { requestMediaType, type AnyOperation, type RequestKind } from '../../src-shared/operation';
-import type { AppContext } from '../app/context';
-import { execute } from '../app/execute';
-import { JsonText } from '../app/jsonText';
+import type { AppContext } from '../app/kernel/context';
+import { execute } from '../app/dispatcher/execute';
+import { JsonText } from '../app/kernel/jsonText';
 import type { BinaryResult } from '../handlers/types';
 import { absoluteFormHost, allowedHostnames, hostHeaderCount, hostnameOf } from './hosts';
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
-import { databaseFailure } from '../db/sqliteFailures';
+import { toApiError } from '../app/dispatcher/errors';
 import { readRendererFile, rendererHeaders, rendererIndex, rendererPageRedirect, resolveRendererFile } from './renderer';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -202,7 +202,7 @@ function wrongMediaType(request: FastifyRequest): ApiError {
 
 function sendError(app: AppContext, request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   // A media type no parser takes: name the one this operation wants (text/csv for an import).
-  const apiError = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? wrongMediaType(request) : toApiError(error);
+  const apiError = (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? wrongMediaType(request) : fromHttpError(error);
   if (apiError.status === 500) {
     // The answer says the fault was logged: with Fastify's logger off (the default), stderr is the log.
     if (request.log.level === undefined) console.error(`${request.method} ${requestPath(request)} failed:`, error);
@@ -234,8 +234,11 @@ function writeClientError(error: Error & { code?: string }, socket: Socket): voi
   socket.destroy(error);
 }
 
-/** Fastify's own errors (body too large, bad media type, …) and SQLite's mapped onto our codes. */
-export function toApiError(error: unknown): ApiError {
+/**
+ * Fastify's own errors (body too large, bad media type, …) mapped onto our codes; everything else
+ * as every door maps it (dispatcher/errors.ts).
+ */
+export function fromHttpError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   switch (fastifyError.code) {
@@ -251,14 +254,12 @@ export function toApiError(error: unknown): ApiError {
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError('BAD_REQUEST', 'A path parameter is too long');
   }
-  const database = databaseFailure(error);
-  if (database) return database;
-  // Other client errors Fastify raises (4xx FST_ codes) are the client's fault too; anything else is a 500.
-  const status = fastifyError.statusCode ?? 500;
-  if (status === 400 || (fastifyError.code?.startsWith('FST_') && status > 400 && status < 500)) {
+  // Other client errors Fastify raises (4xx FST_ codes) are the client's fault too.
+  const status = fastifyError.statusCode;
+  if (status !== undefined && (status === 400 || (fastifyError.code?.startsWith('FST_') && status > 400 && status < 500))) {
     return new ApiError('BAD_REQUEST', fastifyError.message ?? 'Bad request');
   }
-  return new ApiError('INTERNAL_ERROR', 'Something went wrong inside Shipdesk; the error has been logged');
+  return toApiError(error);
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply, rendererDir: string | undefined, apiRoots: ReadonlySet<string>): FastifyReply {

@@ -3,10 +3,10 @@ import { operations } from '../../src-shared/operations';
 import { ipcChannelOf, type AnyOperation } from '../../src-shared/operation';
 import { ipcLogoutChannel, type IpcEnvelope } from '../../src-shared/ipc';
 import { loginResponse } from '../../src-shared/schemas/system';
-import type { AppContext } from '../app/context';
-import { execute, type RawInput } from '../app/execute';
-import { JsonText } from '../app/jsonText';
-import { toApiError } from '../http/server';
+import type { AppContext } from '../app/kernel/context';
+import { execute, type RawInput } from '../app/dispatcher/execute';
+import { JsonText } from '../app/kernel/jsonText';
+import { toApiError } from '../app/dispatcher/errors';
 
 /** The part of an `IpcMainInvokeEvent` the IPC door reads; Electron's event fits it. */
 export interface IpcInvokeEventLike {

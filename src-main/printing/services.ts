@@ -1,4 +1,4 @@
-import type { AppContext } from '../app/context';
+import type { AppContext } from '../app/kernel/context';
 import { cupsDriver } from './cups';
 import { discoverCupsPrinters } from './discover';
 import type { PrintingServices } from './driver';

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAppContext, type AppContext } from '../app/context';
+import { type AppContext } from '../app/kernel/context';
+import { createAppContext } from '../app/runtime/createApp';
 
 /** An app on a fresh data folder that records the SQL of every statement it runs. */
 export interface RecordingApp {

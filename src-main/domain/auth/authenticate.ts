@@ -5,13 +5,13 @@ import { ApiError } from '../../../src-shared/errors';
 import { TOKEN_PREFIX } from '../../../src-shared/schemas/apiToken';
 import { roleScopes, type Role } from '../../../src-shared/scopes';
 import { apiTokens, orgMembers, users } from '../../db/schema';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import type { ReadDb } from '../../db/tx';
 import type { Db } from '../../db/types';
 import { prepared } from '../../db/prepared';
 import { CommittedReadCache, type ForeignCommits, type WatchedTable } from '../../db/readCache';
 import { verifyAccessToken } from './jwt';
-import { commonScopes, type Principal, type UserSummary } from './principal';
+import { commonScopes, type Principal, type TokenAuth, type UserSummary } from './principal';
 
 export function hashApiToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -78,16 +78,6 @@ export async function authenticate(app: AppContext, credential: string): Promise
   return { kind: 'user', user, roles: userRoles(app.db, user.id), expiresAt: claims.expiresAt };
 }
 
-/** A live token and the user it acts for, as kept between requests (see createTokenCache). */
-export interface TokenAuth {
-  row: typeof apiTokens.$inferSelect;
-  user: UserSummary;
-  /**
-   * What the token may do: its scopes as far as its creator's current role in the token's
-   * organization also grants them; null when the creator is no longer a member there.
-   */
-  scopes: readonly string[] | null;
-}
 
 /**
  * Valid tokens by hash, so a script's requests do not each read three tables to learn who they are.

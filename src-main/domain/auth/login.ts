@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import type { Role } from '../../../src-shared/scopes';
 import { orgs, users } from '../../db/schema';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { ACCESS_TOKEN_SECONDS, signAccessToken } from './jwt';
 import { hashPassword, verifyPassword } from './passwords';
 import { userRoles } from './authenticate';

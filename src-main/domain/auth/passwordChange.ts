@@ -3,7 +3,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { PasswordChangeInput } from '../../../src-shared/schemas/system';
 import { users } from '../../db/schema';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { loginAnswer } from './login';
 import { hashPassword, verifyPassword } from './passwords';
 import type { Principal } from './principal';

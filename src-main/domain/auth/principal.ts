@@ -1,4 +1,5 @@
 import { grants, roleScopes, type Role, type Scope } from '../../../src-shared/scopes';
+import type { apiTokens } from '../../db/schema';
 
 export interface UserSummary {
   id: string;
@@ -44,4 +45,15 @@ export function commonScopes(a: readonly string[], b: readonly string[]): string
   keep(a, b);
   keep(b, a);
   return [...common];
+}
+
+/** A live token and the user it acts for, as kept between requests (see createTokenCache). */
+export interface TokenAuth {
+  row: typeof apiTokens.$inferSelect;
+  user: UserSummary;
+  /**
+   * What the token may do: its scopes as far as its creator's current role in the token's
+   * organization also grants them; null when the creator is no longer a member there.
+   */
+  scopes: readonly string[] | null;
 }

@@ -11,7 +11,7 @@
 import { and, eq } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { orderCreateBody, type OrderImportResult } from '../../../src-shared/schemas/order';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { orders } from '../../db/schema';
 import { inSavepoint, inWriteTransaction } from '../../db/tx';
 import { findOrderChannelRow } from '../orderChannels';

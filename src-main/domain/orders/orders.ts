@@ -25,7 +25,7 @@ import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import { containsCode, containsName } from '../../db/search';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { emitEvent } from '../events';
 import { findOrderChannelRow } from '../orderChannels';
 import { paginate } from '../pagination';
@@ -34,7 +34,7 @@ import { readShipments, ruleSummary } from '../shipments/repository';
 import { cancelUnbookedShipmentsOfOrder } from '../shipments/cancelWithOrder';
 import { deriveOrderStatus, liveShipmentCount, placedQuantities } from './allocation';
 import { updateColumns } from '../../db/updateColumns';
-import { canonicalJson } from '../../app/canonicalJson';
+import { canonicalJson } from '../../app/kernel/canonicalJson';
 
 export type OrderListQuery = z.output<typeof orderListQuery>;
 type OrderLineRow = typeof orderLines.$inferSelect;

@@ -9,7 +9,7 @@ import { orderCreateBody } from '../../../src-shared/schemas/order';
 import type { OrderChannelSyncResult, OrderChannelType } from '../../../src-shared/schemas/orderChannel';
 import { orders } from '../../db/schema';
 import { inSavepoint, inWriteTransaction, type ReadDb } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { isStorefront, storefrontClient } from '../../storefronts';
 import { findOrderChannelRow, orderChannelCredentials } from '../orderChannels';
 import { insertOrder } from './orders';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runStartupChores } from '../../app/startup';
+import { runStartupChores } from '../../app/runtime/startup';
 import { setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
 import { closedPort, createPrinter, sentShipment, startFakeZplPrinter, type FakeZplPrinter } from '../../testing/printing';
 import { hasPoppler, pdfPages, pdfText } from '../../testing/shippingPapers';

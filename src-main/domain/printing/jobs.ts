@@ -14,7 +14,7 @@ import type { PrintJob, PrintJobListQuery, PrintJobStatus, PrinterDriver, PrintS
 import { documents, printers, printJobs, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { PrintError } from '../../printing/driver';
 import { printingOf } from '../../printing/services';
 import { paginate } from '../pagination';

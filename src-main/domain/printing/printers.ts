@@ -14,7 +14,7 @@ import {
 import { printers, shippingRules } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { printingOf } from '../../printing/services';
 import { paginate } from '../pagination';
 import { updateColumns } from '../../db/updateColumns';

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../src-shared/errors';
 import type { DocumentFormat, LabelSize } from '../../../src-shared/schemas/carrier';
 import type { PrinterDriver, PrinterTestResult } from '../../../src-shared/schemas/printing';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { renderTestLabel } from '../../documents/testLabel';
 import { PrintError } from '../../printing/driver';
 import { printingOf } from '../../printing/services';

@@ -14,7 +14,7 @@ import type { Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipm
 import { carriers, documents, orgs, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';

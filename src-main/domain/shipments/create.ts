@@ -10,7 +10,7 @@ import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { findCarrierRow } from '../carriers';
 import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses';
 import { findOrgRow } from '../orgs';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import { documents } from '../../db/schema';
 import type { DocumentFormat } from '../../../src-shared/schemas/carrier';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { labelIn, planLabelRedraw } from './labelRedraw';
 import { findShipmentRow } from './repository';
 

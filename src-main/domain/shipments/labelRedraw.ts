@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../../../src-shared/errors';
 import type { DocumentFormat, LabelSize } from '../../../src-shared/schemas/carrier';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import type { BookingRequest, CarrierAdapter, LabelRedrawContext } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import type { carriers } from '../../db/schema';

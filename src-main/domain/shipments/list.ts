@@ -4,7 +4,7 @@ import type { Page } from '../../../src-shared/schemas/common';
 import type { ShipmentListItem, shipmentListQuery } from '../../../src-shared/schemas/shipment';
 import { senderAddresses, shipmentCounts, shipments } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
 import { containsCode } from '../../db/search';
 import { toSenderAddress } from '../senderAddresses';

@@ -2,7 +2,7 @@
 import { ApiError } from '../../../src-shared/errors';
 import type { OrderShipmentCreateInput, Shipment } from '../../../src-shared/schemas/shipment';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { findCarrierRow } from '../carriers';
 import { findSenderAddressRow } from '../senderAddresses';
 import { liveShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';

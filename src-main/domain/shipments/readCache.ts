@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
-import { JsonText } from '../../app/jsonText';
+import { JsonText } from '../../app/kernel/jsonText';
 import { CommittedReadCache, type ForeignCommits } from '../../db/readCache';
 import type { Db } from '../../db/types';
 import { readShipmentJson } from './repository';

@@ -8,7 +8,7 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { ApiError } from '../../../src-shared/errors';
 import type { ParcelInput, PartyInput, Shipment, ShipmentStatus, ShippingRuleSummary } from '../../../src-shared/schemas/shipment';
 import { documents, parcelOrderLines, parcels, shipmentActivities, shipmentErrors, shipmentParties, shipments } from '../../db/schema';
-import { JsonText } from '../../app/jsonText';
+import { JsonText } from '../../app/kernel/jsonText';
 import { ruleSummaryJsonById, shipmentJsonById, shipmentJsonByIds } from './shipmentJson';
 import { newId } from '../../db/ids';
 import type { ReadDb, WriteTx } from '../../db/tx';

@@ -7,7 +7,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { PartyInput, Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
 import { carriers } from '../../db/schema';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { adapterConfigOf } from '../carriers';
 import { findShippingRuleRow, ruleCarrierChoice, type ShippingRuleRow } from '../shippingRules/rules';

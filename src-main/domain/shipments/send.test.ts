@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { labelDimensions } from '../../documents/labelSizes';
 import { LabelRenderError, renderLabel } from '../../documents/label';
-import { runStartupChores } from '../../app/startup';
+import { runStartupChores } from '../../app/runtime/startup';
 import { receiverParty, senderAddressBody, setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
 import type * as registry from '../../carriers/registry';
 import type * as labelModule from '../../documents/label';

@@ -5,7 +5,7 @@
 import { ApiError } from '../../../src-shared/errors';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
 import { inWriteTransaction } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { beginBooking, callCarrier, finishBooking } from './booking';
 import { createReturn, liveRuleOrNull } from './returns';
 import { readShipment, recordError } from './repository';

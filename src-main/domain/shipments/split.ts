@@ -15,7 +15,7 @@ import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/orderStatus';
 import { fromKg, roundWeight, toKg } from '../units';

@@ -4,7 +4,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Shipment, ShipmentStatus, ShipmentUpdateInput } from '../../../src-shared/schemas/shipment';
 import { shipments } from '../../db/schema';
 import { inWriteTransaction, type WriteTx } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { adapterConfigOf, adapterOfRow, findCarrierRowOfBooking } from '../carriers';
 import type { CarrierCallLog } from '../../carriers/adapter';
 import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';

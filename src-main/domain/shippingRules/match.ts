@@ -7,7 +7,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Condition, ShippingRuleMatchInput } from '../../../src-shared/schemas/shippingRule';
 import { carriers, orgs, shippingRules, type RuleCondition } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { toKg } from '../units';
 import { toCondition, type ShippingRuleRow } from './rules';

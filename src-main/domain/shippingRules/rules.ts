@@ -15,7 +15,7 @@ import type {
 import { carriers, printers, senderAddresses, shippingRules } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import type { AppContext } from '../../app/context';
+import type { AppContext } from '../../app/kernel/context';
 import { findCarrierRow, toCarrierBase } from '../carriers';
 import { assertWithinLimit } from '../plans';
 import { paginate } from '../pagination';

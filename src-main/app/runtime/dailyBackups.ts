@@ -10,12 +10,12 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { ApiError } from '../../src-shared/errors';
-import type { AppContext } from './context';
-import { durable } from '../db/tx';
-import { repeatInBackground, type BackgroundTask } from './backgroundTask';
-import { ensurePrivateFolder } from './privateFolder';
-import { pruneDeliveredEvents, pruneOldDeliveries } from '../domain/outboxRetention';
+import { ApiError } from '../../../src-shared/errors';
+import type { AppContext } from '../kernel/context';
+import { durable } from '../../db/tx';
+import { repeatInBackground, type BackgroundTask } from '../kernel/backgroundTask';
+import { ensurePrivateFolder } from '../../platform/privateFolder';
+import { pruneDeliveredEvents, pruneOldDeliveries } from '../../domain/outboxRetention';
 
 export const DAILY_BACKUPS_KEPT = 7;
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,15 +1,15 @@
-import { ApiError, validationError } from '../../src-shared/errors';
-import { operationsById } from '../../src-shared/operations';
-import { orgParamOf, scopeOf, takesIdempotencyKey, type AnyOperation } from '../../src-shared/operation';
-import { grants } from '../../src-shared/scopes';
-import type { AppContext } from './context';
-import type { CallContext } from './call';
-import { authenticate, bearerCredential } from '../domain/auth/authenticate';
-import { scopesIn, type Principal } from '../domain/auth/principal';
-import { handlers } from '../handlers';
-import { durable } from '../db/tx';
-import { inOperation } from '../db/slowQueries';
-import { JsonText } from './jsonText';
+import { ApiError, validationError } from '../../../src-shared/errors';
+import { operationsById } from '../../../src-shared/operations';
+import { orgParamOf, scopeOf, takesIdempotencyKey, type AnyOperation } from '../../../src-shared/operation';
+import { grants } from '../../../src-shared/scopes';
+import type { AppContext } from '../kernel/context';
+import type { CallContext } from '../kernel/call';
+import { authenticate, bearerCredential } from '../../domain/auth/authenticate';
+import { scopesIn, type Principal } from '../../domain/auth/principal';
+import { handlers } from '../../handlers';
+import { durable } from '../../db/tx';
+import { inOperation } from '../../db/slowQueries';
+import { JsonText } from '../kernel/jsonText';
 import { idempotentRequest, underIdempotencyKey } from './idempotency';
 
 /** What a door hands over: the raw, unparsed parts of a call. */

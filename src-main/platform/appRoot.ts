@@ -7,7 +7,7 @@ const MARKER = join('src-main', 'db', 'migrations', 'meta', '_journal.json');
 
 /**
  * The folder the app runs from (where package.json is), found by walking up from this module:
- * src-main/app when run from source (tsx, vitest), out/main/chunks when bundled. The headless
+ * src-main/platform when run from source (tsx, vitest), out/main/chunks when bundled. The headless
  * server finds its migrations and the built renderer from here, whichever way it was started.
  */
 export function appRoot(): string {

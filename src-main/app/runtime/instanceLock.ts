@@ -1,7 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ensurePrivateFolder } from './privateFolder';
+import { ensurePrivateFolder } from '../../platform/privateFolder';
 
 /**
  * One serving process per database file. A second server (or the desktop app next to the headless

@@ -11,11 +11,11 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
-import { ApiError } from '../../src-shared/errors';
-import { idempotencyKeys } from '../db/schema';
-import { inWriteTransaction } from '../db/tx';
-import type { AppContext } from './context';
-import { canonicalJson } from './canonicalJson';
+import { ApiError } from '../../../src-shared/errors';
+import { idempotencyKeys } from '../../db/schema';
+import { inWriteTransaction } from '../../db/tx';
+import type { AppContext } from '../kernel/context';
+import { canonicalJson } from '../kernel/canonicalJson';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 /** The longest key taken (the OpenAPI document states it too). */

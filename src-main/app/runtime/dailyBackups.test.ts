@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAppContext, type AppContext } from './context';
+import { type AppContext } from '../kernel/context';
+import { createAppContext } from '../runtime/createApp';
 import { backupsFolder, backupTo, dailyBackups, startDailyBackups, takeDailyBackup } from './dailyBackups';
-import { createOrgWithOwner } from '../domain/orgs';
+import { createOrgWithOwner } from '../../domain/orgs';
 
 let dir: string;
 let app: AppContext;

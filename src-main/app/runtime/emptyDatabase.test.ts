@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseFile } from './config';
-import { openDatabase } from '../db/open';
-import { spawnServe } from '../testing/serveProcess';
-import { cliErrorBody, runCliProcess } from '../testing/cliProcess';
+import { openDatabase } from '../../db/open';
+import { spawnServe } from '../../testing/serveProcess';
+import { cliErrorBody, runCliProcess } from '../../testing/cliProcess';
 
 /**
  * An empty (0-byte) database file is a lost database, not a new installation: the serve process and

@@ -8,10 +8,10 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { ApiError } from '../../src-shared/errors';
+import { ApiError } from '../../../src-shared/errors';
 import { databaseFile } from './config';
 import { acquireInstanceLock, InstanceLockedError } from './instanceLock';
-import { defaultMigrationsFolder, openDatabase, refuseNewerDatabase } from '../db/open';
+import { defaultMigrationsFolder, openDatabase, refuseNewerDatabase } from '../../db/open';
 
 export interface RestoreResult {
   /** The backup that is now the database. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runStartupChores } from './startup';
-import { pruneDeliveredEvents, pruneOldDeliveries } from '../domain/outboxRetention';
-import { createOrgWithOwner } from '../domain/orgs';
-import { fullScans, recordingApp, type RecordingApp } from '../testing/queryPlans';
+import { pruneDeliveredEvents, pruneOldDeliveries } from '../../domain/outboxRetention';
+import { createOrgWithOwner } from '../../domain/orgs';
+import { fullScans, recordingApp, type RecordingApp } from '../../testing/queryPlans';
 
 /**
  * The chores that look across every organization — start-up recovery, the daily clean-up of the

@@ -1,6 +1,6 @@
-import type { AppContext } from './context';
-import { recoverInterruptedBookings } from '../domain/shipments/booking';
-import { failInterruptedPrintJobs } from '../domain/printing/jobs';
+import type { AppContext } from '../kernel/context';
+import { recoverInterruptedBookings } from '../../domain/shipments/booking';
+import { failInterruptedPrintJobs } from '../../domain/printing/jobs';
 
 /**
  * Work done once when a process opens the database, before it serves anything. Later features add

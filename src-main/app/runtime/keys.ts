@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateFolder } from './privateFolder';
+import { ensurePrivateFolder } from '../../platform/privateFolder';
+import type { InstallationKeys } from '../kernel/context';
 
-export interface InstallationKeys {
-  /** HS256 key for JWT access tokens. */
-  jwtSecret: Uint8Array;
-  /** AES-256-GCM key for secrets that must be recoverable (webhook signing secrets, carrier passwords). */
-  sealKey: Buffer;
-}
 
 /** Keys are generated once per installation and kept, readable by the owner only, in the data folder. */
 export function loadInstallationKeys(dataDir: string): InstallationKeys {

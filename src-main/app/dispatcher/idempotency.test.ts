@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
+import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
 
 let t: TestServer;
 let carrierId: string;

@@ -1,6 +1,6 @@
-import { ApiError } from '../../src-shared/errors';
+import { ApiError } from '../../../src-shared/errors';
 import type { AppContext } from './context';
-import type { Principal } from '../domain/auth/principal';
+import type { Principal } from '../../domain/auth/principal';
 
 /** What a handler knows about the call besides its parsed input. */
 export interface CallContext {

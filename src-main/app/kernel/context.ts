@@ -1,0 +1,43 @@
+/**
+ * The ports a domain function is given: the database, the installation's keys, the clock and the
+ * caches, made once per process by runtime/createApp.ts and passed down (no globals). Types only,
+ * so the domain depends on what it is given, never on how the process made it.
+ */
+import type { Db } from '../../db/types';
+import type { CommittedReadCache, ForeignCommits } from '../../db/readCache';
+import type { TokenAuth } from '../../domain/auth/principal';
+import type { FailedAuthLimiter } from '../../domain/auth/failedAuthLimiter';
+import type { PrintingServices } from '../../printing/driver';
+import type { StorefrontTransportOptions } from '../../storefronts/http';
+
+export interface InstallationKeys {
+  /** HS256 key for JWT access tokens. */
+  jwtSecret: Uint8Array;
+  /** AES-256-GCM key for secrets that must be recoverable (webhook signing secrets, carrier passwords). */
+  sealKey: Buffer;
+}
+
+/** Everything a service needs, made once per process and passed down (no globals). */
+export interface AppContext {
+  db: Db;
+  keys: InstallationKeys;
+  dataDir: string;
+  now: () => Date;
+  failedAuth: FailedAuthLimiter;
+  /** Looked at once per request by the dispatcher, for the caches below (db/readCache.ts). */
+  foreignCommits: ForeignCommits;
+  /** Committed full reads of shipments, for `GET …/shipments/{id}` (domain/shipments/readCache.ts). */
+  shipmentReads: CommittedReadCache<string>;
+  /** Valid API tokens by hash (domain/auth/authenticate.ts). */
+  tokens: CommittedReadCache<TokenAuth>;
+  /** Check every answer against the operation's response schema (on in tests). */
+  checkResponses: boolean;
+  /** Print drivers and discovery when they differ from plain Node's (the desktop app adds Electron's). */
+  printing?: PrintingServices;
+  /**
+   * How storefront syncs reach the shops; tests point it at a local fake. Left out, the real
+   * shop addresses are called with global fetch.
+   */
+  storefront?: StorefrontTransportOptions;
+  close: () => void;
+}

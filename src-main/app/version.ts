@@ -1,3 +1,0 @@
-import packageJson from '../../package.json' with { type: 'json' };
-
-export const appVersion: string = packageJson.version;
