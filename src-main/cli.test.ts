@@ -116,6 +116,19 @@ describe('the CLI', () => {
     const unknownOrg = await cli('orders', 'import', 'org_nope', file);
     expect(cliErrorBody(unknownOrg).code).toBe('ORG_NOT_FOUND');
     expect(cliErrorBody(await cli('orders', 'import', init.orgId)).message).toContain('Missing <file>');
+
+    // A nightly file larger than an HTTP body may be (1 MiB) goes through the same operation.
+    const longName = 'A customer with a long name '.repeat(8);
+    const rows = Array.from({ length: 5_000 }, (_, i) => `BIG-${i};${channel.id};${longName}${i};Mug;1;0,4`);
+    const bigFile = join(dir, 'big.csv');
+    writeFileSync(bigFile, `orderNumber;orderChannelId;customerName;lineName;lineQuantity;lineWeight\n${rows.join('\n')}\n`);
+    expect(statSync(bigFile).size).toBeGreaterThan(1024 * 1024);
+    const big = await cli('orders', 'import', init.orgId, bigFile);
+    expect(JSON.parse(big.stdout)).toEqual({ created: 5_000, skipped: 0, errors: [] });
+    const empty = join(dir, 'empty.csv');
+    writeFileSync(empty, '');
+    const refused = cliErrorBody(await cli('orders', 'import', init.orgId, empty));
+    expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '<file.csv>', message: 'The CSV file is empty' }] });
   }, 60_000);
 
   it('gives an organization extra carriers: the limit and the usage show them; 0 takes them away', async () => {

@@ -10,7 +10,7 @@ import { ApiError, validationError } from '../../src-shared/errors';
 import { email, requiredText } from '../../src-shared/schemas/common';
 import { addOnTypes, plans } from '../../src-shared/schemas/org';
 import { newPassword } from '../../src-shared/schemas/system';
-import { memberCreateBody } from '../../src-shared/schemas/member';
+import type { OperationId } from '../../src-shared/operations';
 import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
 import { defaultDataDir } from '../app/runtime/config';
@@ -21,9 +21,10 @@ import { durable } from '../db/tx';
 import { createOrgWithOwner, findOrgRow, setPlan } from '../domain/orgs';
 import { createApiToken } from '../domain/apiTokens';
 import { findUser, userRoles } from '../domain/auth/authenticate';
-import { addMember, cliActor } from '../domain/members';
 import { setPasswordByEmail } from '../domain/auth/passwordChange';
-import { importOrdersCsv } from '../domain/orders/csvImport';
+import { execute, operatorDoor, type RawInput } from '../app/dispatcher/execute';
+import { toApiError } from '../app/dispatcher/errors';
+import { JsonText } from '../app/kernel/jsonText';
 import { setAddOn } from '../domain/usage';
 
 const usage = `Usage: shipdesk <command> [options]
@@ -131,7 +132,27 @@ async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
   if (positionals.length !== 1) throw new ApiError('BAD_REQUEST', 'Usage: member add <orgId> --email <email> --role <role> [--name <name>] [--password <password>]');
   const orgId = parse(z.string().min(1), positionals[0]);
   findOrgRow(app.db, orgId);
-  return addMember(app, cliActor, orgId, parse(memberCreateBody, values));
+  return operation(app, 'members.create', { params: { orgId }, body: values }, '--');
+}
+
+/**
+ * One operation of the table, through the dispatcher every door uses, as the machine's operator.
+ * `bodyIs` names what the body came from on the command line (`--` for options, `<file.csv>`), so a
+ * refusal points at what to fix there, not at the API's `body.…`.
+ */
+async function operation(app: AppContext, operationId: OperationId, input: RawInput, bodyIs: '--' | '<file.csv>'): Promise<unknown> {
+  try {
+    const { body } = await execute(app, operationId, input, operatorDoor);
+    return body instanceof JsonText ? body.parse() : body;
+  } catch (error) {
+    // Mapped as every door maps the dispatcher's failures (a full disk is a 500 that says so).
+    const apiError = toApiError(error);
+    if (!apiError.details) throw apiError;
+    const named = (path: string) => (path === 'body' ? bodyIs : path.startsWith('body.') && bodyIs === '--' ? `--${path.slice('body.'.length)}` : path);
+    const details = apiError.details.map((detail) => ({ ...detail, path: named(detail.path) }));
+    const message = apiError.message.replace(/^Invalid (body[\w.]*)/, (_, path: string) => `Invalid ${named(path)}`);
+    throw new ApiError(apiError.code, message, { details });
+  }
 }
 
 const addOnInput = z.strictObject({
@@ -170,7 +191,7 @@ async function ordersImport(app: AppContext, args: string[]): Promise<unknown> {
       details: [{ path: '<file.csv>', message: 'Cannot be read' }],
     });
   }
-  return importOrdersCsv(app, orgId, csv);
+  return operation(app, 'orders.import', { params: { orgId }, body: csv }, '<file.csv>');
 }
 
 async function runCommand(app: AppContext, command: Exclude<CliCommand, 'restore'>, args: string[]): Promise<unknown> {
@@ -231,6 +252,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     return await run(argv);
   } catch (error) {
+    // What is not an API error is a refusal worded for the operator (a mistyped command line, a
+    // damaged or locked database, an unreadable backup): its message is the answer.
     const apiError =
       error instanceof ApiError
         ? error

@@ -10,7 +10,7 @@ import { newId } from '../db/ids';
 import { inWriteTransaction, type ReadDb } from '../db/tx';
 import type { AppContext } from '../app/kernel/context';
 import { authenticate, findUser, hashApiToken } from './auth/authenticate';
-import { scopesIn, type Principal } from './auth/principal';
+import { scopesIn, userOf, type Principal } from './auth/principal';
 import { assertWithinLimit } from './plans';
 import { paginate } from './pagination';
 
@@ -65,7 +65,8 @@ export function createApiToken(
       tokenHash: hashApiToken(token),
       tokenPrefix: token.slice(0, 12),
       scopes: [...new Set(input.scopes)],
-      createdBy: creator.user.id,
+      // A token belongs to the user who made it (it acts within their role), so the operator makes none.
+      createdBy: userOf(creator).id,
       lastUsedAt: null,
       expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString() : null,
       revokedAt: null,

@@ -519,4 +519,19 @@ describe('shipdesk member add (CLI)', () => {
     expect(failure?.code).toBe(1);
     expect(JSON.parse(failure?.stderr ?? '{}')).toMatchObject({ code: 'CONFLICT' });
   }, 30_000);
+
+  it('goes through the dispatcher with the API’s schema: a refusal names the option to fix', async () => {
+    const org = await t.createOrg();
+    const failure = await cli('member', 'add', org.orgId, '--email', 'not an email', '--name', 'X', '--role', 'owner', '--password', PASSWORD).then(
+      () => null,
+      (error: { code: number; stderr: string; stdout: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stdout).toBe('');
+    const body = JSON.parse(failure?.stderr ?? '{}') as { code: string; message: string; details: { path: string }[] };
+    expect(body.code).toBe('VALIDATION_FAILED');
+    // The same checks as POST /members (an email, no owner), each at the option's name.
+    expect(body.details.map((detail) => detail.path).sort()).toEqual(['--email', '--role']);
+    expect(body.message).toMatch(/^Invalid --(email|role)/);
+  }, 30_000);
 });

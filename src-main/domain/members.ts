@@ -23,11 +23,9 @@ export interface MemberActor {
 }
 
 export function memberActor(principal: Principal, orgId: string): MemberActor {
-  return { scopes: scopesIn(principal, orgId) ?? [], userId: principal.user.id };
+  return { scopes: scopesIn(principal, orgId) ?? [], userId: principal.kind === 'operator' ? null : principal.user.id };
 }
 
-/** The one who runs `shipdesk member add` on the machine. */
-export const cliActor: MemberActor = { scopes: ['write:all'], userId: null };
 
 const memberColumns = {
   id: users.id,

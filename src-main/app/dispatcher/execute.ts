@@ -5,7 +5,7 @@ import { grants } from '../../../src-shared/scopes';
 import type { AppContext } from '../kernel/context';
 import type { CallContext } from '../kernel/call';
 import { authenticate, bearerCredential } from '../../domain/auth/authenticate';
-import { scopesIn, type Principal } from '../../domain/auth/principal';
+import { machineOperator, scopesIn, type Principal } from '../../domain/auth/principal';
 import { handlers } from '../../handlers';
 import { durable } from '../../db/tx';
 import { inOperation } from '../../db/slowQueries';
@@ -25,7 +25,15 @@ export interface Door {
   client: string;
   /** The `Idempotency-Key` header of an HTTP POST (decisions §12); other doors send none. */
   idempotencyKey?: string | string[];
+  /**
+   * The command line: run by whoever holds the machine and its data folder, with no credential to
+   * present. Only code sets it; no request can.
+   */
+  operator?: true;
 }
+
+/** The door of the command line (cli/run.ts): the machine's operator, acting in every organization. */
+export const operatorDoor: Door = { authorization: undefined, client: 'cli', operator: true };
 
 export interface CallResult {
   op: AnyOperation;
@@ -63,7 +71,8 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
   let principal: Principal | null = null;
   let credential: string | undefined;
   if (op.auth === 'credential') {
-    ({ principal, credential } = await authenticateDoor(app, door));
+    if (door.operator) principal = machineOperator;
+    else ({ principal, credential } = await authenticateDoor(app, door));
     authorize(op, principal, raw.params);
   } else {
     credential = optionalCredential(door);

@@ -11,7 +11,7 @@ import type { Db } from '../../db/types';
 import { prepared } from '../../db/prepared';
 import { CommittedReadCache, type ForeignCommits, type WatchedTable } from '../../db/readCache';
 import { verifyAccessToken } from './jwt';
-import { commonScopes, type Principal, type TokenAuth, type UserSummary } from './principal';
+import { commonScopes, type CredentialPrincipal, type TokenAuth, type UserSummary } from './principal';
 
 export function hashApiToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -64,7 +64,7 @@ export function roleIn(db: ReadDb, orgId: string, userId: string): Role | undefi
 }
 
 /** Turns a credential (JWT or `shpd_…` API token) into a principal, or throws a 401 ApiError. */
-export async function authenticate(app: AppContext, credential: string): Promise<Principal> {
+export async function authenticate(app: AppContext, credential: string): Promise<CredentialPrincipal> {
   const now = app.now();
   if (credential.startsWith(TOKEN_PREFIX)) return authenticateApiToken(app, credential, now);
   const claims = await verifyAccessToken(app.keys.jwtSecret, credential, now);
@@ -111,7 +111,7 @@ function findToken(app: AppContext, hash: string): TokenAuth | undefined {
   return found;
 }
 
-function authenticateApiToken(app: AppContext, credential: string, now: Date): Principal {
+function authenticateApiToken(app: AppContext, credential: string, now: Date): CredentialPrincipal {
   const found = findToken(app, hashApiToken(credential));
   if (!found || found.row.revokedAt) throw new ApiError('AUTH_TOKEN_INVALID', 'The API token is not valid or has been revoked');
   const { row, user, scopes } = found;

@@ -6,7 +6,7 @@ import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { loginAnswer } from './login';
 import { hashPassword, verifyPassword } from './passwords';
-import type { Principal } from './principal';
+import { userOf, type Principal } from './principal';
 
 /**
  * Stores a new password hash and the time of the change, which ends every login (JWT) made before
@@ -26,7 +26,8 @@ export async function changeOwnPassword(app: AppContext, client: string, princip
   if (app.failedAuth.isOverLimit(client)) {
     throw new ApiError('RATE_LIMITED', 'Too many failed authentications from this client; wait a minute and try again');
   }
-  const userId = principal.user.id;
+  const user = userOf(principal);
+  const userId = user.id;
   const stored = app.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
   if (!stored) throw new ApiError('AUTH_TOKEN_INVALID', 'This credential belongs to a user that no longer exists');
   if (!(await verifyPassword(input.currentPassword, stored.passwordHash))) {
@@ -44,7 +45,7 @@ export async function changeOwnPassword(app: AppContext, client: string, princip
   }
   const passwordHash = await hashPassword(input.newPassword);
   inWriteTransaction(app.db, (tx) => storePassword(tx, userId, passwordHash, app.now()));
-  return loginAnswer(app, principal.user);
+  return loginAnswer(app, user);
 }
 
 /**

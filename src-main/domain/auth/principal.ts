@@ -1,4 +1,5 @@
 import { grants, roleScopes, type Role, type Scope } from '../../../src-shared/scopes';
+import { ApiError } from '../../../src-shared/errors';
 import type { apiTokens } from '../../db/schema';
 
 export interface UserSummary {
@@ -7,8 +8,8 @@ export interface UserSummary {
   email: string;
 }
 
-/** Who is calling, as established by authentication. */
-export type Principal =
+/** Who a credential says is calling, as established by authentication. */
+export type CredentialPrincipal =
   | { kind: 'user'; user: UserSummary; roles: ReadonlyMap<string, Role>; expiresAt: Date }
   | {
       kind: 'token';
@@ -20,8 +21,28 @@ export type Principal =
       expiresAt: Date | null;
     };
 
+/**
+ * Whoever runs commands where the data lives (`shipdesk member add`, `orders import`): holding the
+ * machine and its data folder, they may do anything in every organization, and are no user.
+ */
+export interface OperatorPrincipal {
+  kind: 'operator';
+}
+
+/** Who is calling: a credential's user or token, or the machine's operator (the CLI). */
+export type Principal = CredentialPrincipal | OperatorPrincipal;
+
+export const machineOperator: OperatorPrincipal = { kind: 'operator' };
+
+/** The user a call acts for; the machine's operator is none, so user-only operations refuse it. */
+export function userOf(principal: Principal): UserSummary {
+  if (principal.kind === 'operator') throw new ApiError('FORBIDDEN', 'This operation acts on a signed-in user; the command line has none');
+  return principal.user;
+}
+
 /** The scopes the principal holds in an organization, or null when it has no access to it at all. */
 export function scopesIn(principal: Principal, orgId: string): readonly string[] | null {
+  if (principal.kind === 'operator') return roleScopes.owner;
   if (principal.kind === 'token') return principal.orgId === orgId ? principal.scopes : null;
   const role = principal.roles.get(orgId);
   return role ? roleScopes[role] : null;
