@@ -123,22 +123,43 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns zod issues into the `details[]` of a VALIDATION_FAILED error. */
-export function validationError(
-  where: string,
-  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[],
-): ApiError {
+/** decisions §1 "Bounded work": a 400 lists at most this many problems. */
+export const MAX_DETAILS = 100;
+
+type IssueLike = { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] };
+
+/**
+ * Turns zod issues into the `details[]` of a VALIDATION_FAILED error: at most MAX_DETAILS of them,
+ * read one by one (the issues may be produced lazily) and stopping there, so the work does not grow
+ * with the number of problems a body holds (80 000 unknown keys are one issue with 80 000 keys).
+ */
+export function validationError(where: string, issues: Iterable<IssueLike>): ApiError {
   const pathOf = (parts: readonly PropertyKey[]) => [where, ...parts.map(String)].filter(Boolean).join('.');
-  // An unknown field is reported at its own path, so a form can mark it like any other field.
-  const all = issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys' && issue.keys?.length
-      ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: `Unknown field "${key}"` }))
-      : [{ path: pathOf(issue.path), message: issue.message }],
-  );
+  const details: ErrorDetail[] = [];
   // Two checks can say the same thing (past the largest safe integer is both "not an integer" and
-  // "too big", worded alike): each detail once.
-  const details = all.filter((detail, index) => all.findIndex((other) => other.path === detail.path && other.message === detail.message) === index);
+  // "too big", worded alike): each detail once, looked up in a set rather than the list so far.
+  const seen = new Set<string>();
+  let more = false;
+  const add = (path: string, message: string): boolean => {
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) return true;
+    if (details.length === MAX_DETAILS) {
+      more = true;
+      return false;
+    }
+    seen.add(key);
+    details.push({ path, message });
+    return true;
+  };
+  outer: for (const issue of issues) {
+    // An unknown field is reported at its own path, so a form can mark it like any other field.
+    if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
+      for (const key of issue.keys) if (!add(pathOf([...issue.path, key]), `Unknown field "${key}"`)) break outer;
+    } else if (!add(pathOf(issue.path), issue.message)) break;
+  }
   const first = details[0];
-  const message = first ? `Invalid ${first.path}: ${first.message}` : `Invalid ${where}`;
+  const message = first
+    ? `Invalid ${first.path}: ${first.message}${more ? ` (the first ${MAX_DETAILS} problems are listed; there are more)` : ''}`
+    : `Invalid ${where}`;
   return new ApiError('VALIDATION_FAILED', message, { details });
 }

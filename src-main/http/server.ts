@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { setImmediate } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, httpReason } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
@@ -14,6 +15,8 @@ import { toApiError } from '../app/dispatcher/errors';
 import { readRendererFile, rendererHeaders, rendererIndex, rendererPageRedirect, resolveRendererFile } from './renderer';
 
 export const BODY_LIMIT = 1024 * 1024;
+/** A body above this size lets other requests in between its parsing and its handling. */
+const LARGE_BODY_BYTES = 64 * 1024;
 
 export interface ServerOptions {
   /** The configured bind host (SHIPDESK_HOST); 127.0.0.1 when unset. */
@@ -21,7 +24,12 @@ export interface ServerOptions {
   /** Folder of the built renderer to serve (headless mode). */
   rendererDir?: string;
   logger?: boolean;
+  /** How long a request may take to arrive, headers and body (decisions §1: 30 s); tests shorten it. */
+  requestTimeoutMs?: number;
 }
+
+/** decisions §1 "Bounded work": a request body must arrive within 30 s. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** A request's path without its query string, which may hold a credential or a customer's name. */
 function requestPath(request: FastifyRequest): string {
@@ -44,6 +52,7 @@ export function fastifyPath(path: string): string {
 
 /** The HTTP door: every operation of the table as a route, all through the one dispatcher. */
 export function buildServer(app: AppContext, options: ServerOptions = {}): FastifyInstance {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const server = Fastify({
     bodyLimit: BODY_LIMIT,
     logger: options.logger ? { serializers: { req: loggedRequest } } : false,
@@ -57,9 +66,19 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     frameworkErrors: (error, request, reply) => sendError(app, request, reply, error),
     // Malformed HTTP never reaches a route; it still gets the one error body.
     clientErrorHandler: writeClientError,
-    // A request without Host reaches the host check below (403 with the error body) instead of
-    // Node's bare 400.
-    http: { requireHostHeader: false },
+    // A request (headers and body) that has not arrived within 30 s is refused (decisions §1):
+    // Fastify leaves Node's limit off by default, so a client that sent a byte a minute kept its
+    // request open for ever. Node looks for late requests every connectionsCheckingInterval (30 s
+    // by default, which would let one live a minute): here every second.
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(1_000, requestTimeout),
+      // A request without Host reaches the host check below (403 with the error body) instead of
+      // Node's bare 400.
+      requireHostHeader: false,
+    },
   });
   const hosts = allowedHostnames(options.host);
   // The address to suggest to a refused client: the bound one, unless it is every interface.
@@ -133,6 +152,9 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
       url: fastifyPath(op.path),
       config: { requestKind: op.requestKind },
       handler: async (request, reply) => {
+        // Reading and parsing a large body (up to 1 MiB of JSON) took this turn of the thread: other
+        // requests that arrived meanwhile go first, so no one body holds them up (decisions §1).
+        if (Number(request.headers['content-length']) > LARGE_BODY_BYTES) await setImmediate();
         const result = await execute(
           app,
           op.id,

@@ -1,4 +1,4 @@
-import { ApiError } from '../../src-shared/errors';
+import { ApiError, MAX_DETAILS } from '../../src-shared/errors';
 import { operations } from '../../src-shared/operations';
 import { ipcChannelOf, type AnyOperation } from '../../src-shared/operation';
 import { ipcLogoutChannel, type IpcEnvelope } from '../../src-shared/ipc';
@@ -92,8 +92,10 @@ export function parseIpcInput(raw: unknown): RawInput {
   }
   const unknown = Object.keys(raw).filter((key) => !inputParts.has(key));
   if (unknown.length > 0) {
-    throw new ApiError('VALIDATION_FAILED', `Unknown IPC input part ${unknown.join(', ')}`, {
-      details: unknown.map((key) => ({ path: key, message: 'Unrecognized key; expected params, query or body' })),
+    // Bounded like every other 400 (decisions §1): the first MAX_DETAILS parts, not 80 000 of them.
+    const listed = unknown.slice(0, MAX_DETAILS);
+    throw new ApiError('VALIDATION_FAILED', `Unknown IPC input part ${listed.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}`, {
+      details: listed.map((key) => ({ path: key, message: 'Unrecognized key; expected params, query or body' })),
     });
   }
   const input = raw as RawInput;

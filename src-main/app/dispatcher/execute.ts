@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { ApiError, validationError } from '../../../src-shared/errors';
 import { operationsById } from '../../../src-shared/operations';
 import { orgParamOf, scopeOf, takesIdempotencyKey, type AnyOperation } from '../../../src-shared/operation';
@@ -11,6 +12,10 @@ import { durable } from '../../db/tx';
 import { inOperation } from '../../db/slowQueries';
 import { JsonText } from '../kernel/jsonText';
 import { idempotentRequest, underIdempotencyKey } from './idempotency';
+import { boundedSafeParse } from '../../../src-shared/boundedParse';
+
+/** Work on one input longer than this makes way for other requests before it goes on. */
+const LONG_TURN_MS = 10;
 
 /** What a door hands over: the raw, unparsed parts of a call. */
 export interface RawInput {
@@ -96,9 +101,13 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
 }
 
 async function validateAndHandle(app: AppContext, op: AnyOperation, raw: RawInput, call: CallContext): Promise<CallResult> {
+  const started = performance.now();
   const params = parsePart(op.params, raw.params ?? {}, 'params');
   const query = parsePart(op.query, raw.query ?? {}, 'query');
   const body = parsePart(op.body, raw.body, 'body', op.requestKind);
+  // A big input has held the one thread for a while: requests waiting behind it (a packer's
+  // /health, a scan) go first before it is read again (decisions §1 "Bounded work").
+  if (performance.now() - started > LONG_TURN_MS) await setImmediate();
 
   const handler = handlers[op.id as keyof typeof handlers] as unknown as (
     call: CallContext,
@@ -122,13 +131,14 @@ function parsePart(
   where: 'params' | 'query' | 'body',
   requestKind: AnyOperation['requestKind'] = 'json',
 ): unknown {
-  const parsed = schema.safeParse(value);
+  // Bounded: a body with 60 000 problems costs about what a valid one does (decisions §1).
+  const parsed = boundedSafeParse(schema, value);
   if (!parsed.success) {
     if (where === 'body' && value === undefined) {
       const kind = requestKind === 'csv' ? 'CSV' : 'JSON';
       throw new ApiError('VALIDATION_FAILED', `A ${kind} body is required`, { details: [{ path: 'body', message: 'Required' }] });
     }
-    throw validationError(where, parsed.error.issues);
+    throw validationError(where, parsed.issues);
   }
   return parsed.data;
 }
