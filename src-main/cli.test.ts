@@ -131,6 +131,28 @@ describe('the CLI', () => {
     expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '<file.csv>', message: 'The CSV file is empty' }] });
   }, 60_000);
 
+  it('refuses a CSV file that is not UTF-8 instead of importing its names garbled', async () => {
+    const init = JSON.parse((await cli('init', '--org', 'Latin Hall', '--email', 'latin@example.com', '--password', 'a long password')).stdout) as { orgId: string };
+    const app = createAppContext({ dataDir: dir });
+    const channel = createOrderChannel(app, init.orgId, { name: 'Old Excel', type: 'csv', config: {} });
+    app.close();
+    // Excel's plain "CSV" is Windows-1252: the ø of Søren is the one byte 0xF8.
+    const file = join(dir, 'windows-1252.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\nW-1,${channel.id},S`), Buffer.from([0xf8]), Buffer.from('ren,Mug,1\n')]));
+    const run = await cli('orders', 'import', init.orgId, file);
+    expect([run.code, run.stdout]).toEqual([1, '']);
+    const message = 'The CSV file is not UTF-8 text (line 2 has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs';
+    expect(cliErrorBody(run)).toMatchObject({ code: 'VALIDATION_FAILED', message, details: [{ path: '<file.csv>', message }] });
+
+    // The same file saved as "CSV UTF-8" (with the byte-order mark Excel writes) imports as it is.
+    writeFileSync(file, `\uFEFForderNumber,orderChannelId,customerName,lineName,lineQuantity\nW-1,${channel.id},Søren,Mug,1\n`);
+    const fixed = await cli('orders', 'import', init.orgId, file);
+    expect(JSON.parse(fixed.stdout)).toEqual({ created: 1, skipped: 0, errors: [] });
+    const db = new Database(join(dir, 'shipdesk.sqlite'), { readonly: true });
+    expect(db.prepare("SELECT customer_name AS name FROM orders WHERE order_number = 'W-1'").get()).toEqual({ name: 'Søren' });
+    db.close();
+  }, 60_000);
+
   it('gives an organization extra carriers: the limit and the usage show them; 0 takes them away', async () => {
     const init = JSON.parse((await cli('init', '--org', 'Add-on Hall', '--email', 'addon@example.com', '--password', 'a long password')).stdout) as { orgId: string };
     const usage = () => {

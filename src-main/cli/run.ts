@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ApiError, validationError } from '../../src-shared/errors';
+import { csvNotUtf8Message, decodeUtf8 } from '../../src-shared/utf8Text';
 import { email, requiredText } from '../../src-shared/schemas/common';
 import { addOnTypes, plans } from '../../src-shared/schemas/org';
 import { newPassword } from '../../src-shared/schemas/system';
@@ -183,15 +184,21 @@ async function userSetPassword(app: AppContext, args: string[]): Promise<unknown
 async function ordersImport(app: AppContext, args: string[]): Promise<unknown> {
   const { orgId, file } = positionalArgs(args, ['orgId', 'file'], 'orders import <orgId> <file.csv>');
   findOrgRow(app.db, orgId);
-  let csv: string;
+  let bytes: Buffer;
   try {
-    csv = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     throw new ApiError('VALIDATION_FAILED', `The file ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`, {
       details: [{ path: '<file.csv>', message: 'Cannot be read' }],
     });
   }
-  return operation(app, 'orders.import', { params: { orgId }, body: csv }, '<file.csv>');
+  // Not read with replacement: a Windows-1252 "ø" would be imported as "\ufffd" (decisions §1).
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const message = csvNotUtf8Message(decoded.line);
+    throw new ApiError('VALIDATION_FAILED', message, { details: [{ path: '<file.csv>', message }] });
+  }
+  return operation(app, 'orders.import', { params: { orgId }, body: decoded.text }, '<file.csv>');
 }
 
 async function runCommand(app: AppContext, command: Exclude<CliCommand, 'restore'>, args: string[]): Promise<unknown> {

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { setImmediate } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, httpReason } from '../../src-shared/errors';
+import { csvNotUtf8Message, decodeUtf8 } from '../../src-shared/utf8Text';
 import { operations } from '../../src-shared/operations';
 import { requestMediaType, type AnyOperation, type RequestKind } from '../../src-shared/operation';
 import type { AppContext } from '../app/kernel/context';
@@ -120,11 +121,12 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
   // parser still guards against prototype poisoning for everything else.
   const defaultJson = server.getDefaultJsonParser('error', 'error');
   server.removeContentTypeParser('application/json');
-  server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  server.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     // Outside the table (no kind) the 404 answer says more than a complaint about the JSON would.
     if (requestKindOf(request) === undefined) return done(null, undefined);
     if (requestKindOf(request) === 'csv') return done(wrongMediaType(request), undefined);
-    const textBody = typeof body === 'string' ? body : body.toString('utf8');
+    const textBody = utf8Text(body, 'JSON');
+    if (textBody instanceof ApiError) return done(textBody, undefined);
     if (textBody.trim() === '') return done(null, undefined);
     defaultJson(request, textBody, (error, value) => {
       if (error) return done(jsonBodyError(textBody), undefined);
@@ -135,10 +137,12 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
   // Text bodies are for operations that declare one (CSV import); anywhere else they are refused
   // rather than handed to a JSON schema as a string.
   server.removeContentTypeParser('text/plain');
-  server.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (request, body, done) => {
+  server.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'buffer' }, (request, body, done) => {
     // Outside the table (no kind) the 404 answer says more than a media-type refusal would.
     if (requestKindOf(request) === 'json') return done(wrongMediaType(request), undefined);
-    done(null, typeof body === 'string' ? body : body.toString('utf8'));
+    const text = utf8Text(body, 'CSV');
+    if (text instanceof ApiError) return done(text, undefined);
+    done(null, text);
   });
 
   server.setErrorHandler((error: unknown, request, reply) => sendError(app, request, reply, error));
@@ -182,6 +186,22 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)),
   );
   return server;
+}
+
+/**
+ * A body's bytes as text, refused when they are not UTF-8 (decisions §1: what a 2xx answers is what
+ * is stored): decoding with replacement turned a Windows-1252 "ø" into "\ufffd" and stored that. A
+ * CSV import is refused in the import's own words (a file error at `body`); JSON like malformed JSON.
+ */
+function utf8Text(body: Buffer | string, kind: 'JSON' | 'CSV'): string | ApiError {
+  if (typeof body === 'string') return body;
+  const decoded = decodeUtf8(body);
+  if (decoded.ok) return decoded.text;
+  if (kind === 'CSV') {
+    const message = csvNotUtf8Message(decoded.line);
+    return new ApiError('VALIDATION_FAILED', message, { details: [{ path: 'body', message }] });
+  }
+  return new ApiError('BAD_REQUEST', `The JSON body is not UTF-8 text (line ${decoded.line} has bytes that are not UTF-8); send JSON encoded as UTF-8`);
 }
 
 /**

@@ -256,9 +256,17 @@ describe('POST /orders/import', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       code: 'VALIDATION_FAILED',
-      message: 'The CSV file is not UTF-8 text (row 3 has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs',
+      message: 'The CSV file is not UTF-8 text (line 3 has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs',
     });
     expect(db().prepare("SELECT count(*) AS n FROM orders WHERE order_number LIKE 'H-%'").get()).toEqual({ n: 0 });
+  });
+
+  it('imports a UTF-8 file as it is, even one that holds a replacement character: only bytes that are not UTF-8 are refused', async () => {
+    // The file's bytes are decoded strictly (src-shared/utf8Text.ts), so a "\ufffd" the import sees
+    // is one the file holds, not one a decoder put there; it used to be refused as "not UTF-8".
+    const response = await importCsv(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\nH-9,${channelId},Bo \uFFFD Søren,Mug,1\n`);
+    expect(response.body).toEqual({ created: 1, skipped: 0, errors: [] });
+    expect(db().prepare("SELECT customer_name AS customerName FROM orders WHERE order_number = 'H-9'").get()).toEqual({ customerName: 'Bo \uFFFD Søren' });
   });
 
   it('accepts text/plain, refuses JSON (415) and bodies over 1 MiB (413)', async () => {

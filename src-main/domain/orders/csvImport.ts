@@ -330,18 +330,6 @@ function draftOrders(
 // ---- The import ----
 
 /**
- * Bytes that are not UTF-8 arrive as U+FFFD. Excel's plain "CSV" is Windows-1252, so "Søren" would
- * be saved as "S�ren"; the file is refused instead, naming the first row it happens in.
- */
-function assertUtf8(records: readonly string[][]): void {
-  const index = records.findIndex((fields) => fields.some((field) => field.includes('\uFFFD')));
-  if (index < 0) return;
-  throw fileError(
-    `The CSV file is not UTF-8 text (row ${index + 1} has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs`,
-  );
-}
-
-/**
  * Orders written per transaction. A 1 MiB file holds about 10 000 orders and takes seconds to write;
  * between chunks the import lets the other requests through, so the packing stations never stall
  * behind it. Every order is still all or nothing, and importing again skips what is already in.
@@ -356,6 +344,10 @@ export interface ImportOptions {
   orderChannelId?: string | undefined;
 }
 
+/**
+ * `csv` is text already: every door decodes the file's bytes as UTF-8 and refuses a file in another
+ * encoding (src-shared/utf8Text.ts), so a "\ufffd" here is one the file really holds, kept as it is.
+ */
 export async function importOrdersCsv(app: AppContext, orgId: string, csv: string, options: ImportOptions = {}): Promise<OrderImportResult> {
   if (options.orderChannelId !== undefined) findOrderChannelRow(app.db, orgId, options.orderChannelId);
   const separator = detectSeparator(csv.replace(/^\uFEFF/, ''));
@@ -366,7 +358,6 @@ export async function importOrdersCsv(app: AppContext, orgId: string, csv: strin
     if (error instanceof CsvSyntaxError) throw fileError(`The CSV file cannot be read: ${error.message}`);
     throw error;
   }
-  assertUtf8(records);
   const [header, ...rows] = records;
   if (!header || header.every((name) => name.trim() === '')) throw fileError('The CSV file is empty; it needs a header row and one row per order line');
   const required = options.orderChannelId === undefined ? requiredColumns : requiredColumns.filter((name) => name !== 'orderChannelId');

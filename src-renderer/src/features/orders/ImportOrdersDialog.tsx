@@ -7,6 +7,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions } from '../../components/forms';
 import { fileSize, importedSummary } from './importCounts';
+import { csvFileText } from './csvFileText';
 import { useInitialFocus } from '../shipments/useInitialFocus';
 
 /**
@@ -41,8 +42,8 @@ function ImportOrdersPanel({ onClose, onImported, channels }: { onClose: () => v
     setError(null);
     setResult(null);
     try {
-      // Decoded as UTF-8: a file in another encoding keeps its U+FFFD marks and the server refuses it.
-      const text = await file.text();
+      // Read as UTF-8 or refused here: a file in another encoding is never sent with its bytes replaced.
+      const text = await csvFileText(file);
       setResult(await client.call('orders.import', { params: { orgId }, query: channelId ? { orderChannelId: channelId } : {}, body: text }));
       onImported();
     } catch (caught) {
