@@ -5,7 +5,9 @@
  * layers cost on top of Fastify and Node's HTTP.
  * Load comes from a separate process (autocannon, keep-alive connections), loopback only.
  *
- * Run: npx tsx bench/http.ts [connections=10] [duration=10] [warmup=2] [only=create|get]
+ * Also the time to answer the worst bodies of issue 17 (decisions §1 "Bounded work").
+ *
+ * Run: npx tsx bench/http.ts [connections=10] [duration=10] [warmup=2] [only=create|get|worst]
  * Prints figures, asserts nothing.
  */
 import Fastify from 'fastify';
@@ -138,6 +140,34 @@ try {
     const echo = await load(bareUrl, get);
     describe('get bare echo', echo);
     compare('get-shipment', targets.get, real, echo);
+  }
+
+  if (only === undefined || only === 'worst') {
+    // Bodies full of problems (issue 17): before the bound, the login took ≈ 26 s here and answered 4.7 MB.
+    const manyKeys: Record<string, string> = {};
+    for (let index = 0; index < 80_000; index++) manyKeys[`k${index}`] = 'x';
+    const emptyLines = shipmentBody(org.carrierId, {
+      parcels: Array.from({ length: 30 }, () => ({ weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: Array.from({ length: 1000 }, () => ({})) })),
+    });
+    const worst = [
+      { name: 'login, 80 000 unknown keys', path: '/auth/login', headers: {}, body: JSON.stringify(manyKeys) },
+      { name: 'shipment, 30 × 1 000 empty lines', path: shipmentsPath, headers: auth, body: JSON.stringify(emptyLines) },
+    ];
+    for (const { name, path, headers, body } of worst) {
+      const times: number[] = [];
+      let answerBytes = 0;
+      for (let round = 0; round < 6; round++) {
+        const started = performance.now();
+        const response = await fetch(shipdeskUrl + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+        answerBytes = (await response.arrayBuffer()).byteLength;
+        if (round > 0) times.push(performance.now() - started); // the first compiles the schema
+      }
+      times.sort((a, b) => a - b);
+      summary.push(
+        `worst body, ${name} (${(Buffer.byteLength(body) / 1024).toFixed(0)} KB): answered in ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms median, ` +
+          `${times.at(-1)?.toFixed(0)} ms slowest of ${times.length}; answer ${answerBytes} bytes`,
+      );
+    }
   }
 
   for (const line of summary) console.log(line);
