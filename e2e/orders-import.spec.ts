@@ -83,6 +83,19 @@ test('import CSV: good orders come in, a bad row is listed, the same file again 
   await expect(refusal).toContainText('The file was not imported');
   await expect(refusal).toContainText('colour');
 
+  // A file that is not UTF-8 (Excel's plain "CSV" is Windows-1252) is refused in the app itself,
+  // saying how to save it, rather than sent with "\ufffd" where its "ø" were.
+  let importsSent = 0;
+  const countImports = (request: { url(): string }) => void (importsSent += request.url().includes('/orders/import') ? 1 : 0);
+  page.on('request', countImports);
+  const windows1252 = Buffer.concat([Buffer.from(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\n9001,${channel.id},S`), Buffer.from([0xf8]), Buffer.from('ren,Mug,1\n')]);
+  await dialog.getByLabel('CSV file').setInputFiles({ name: 'old-excel.csv', mimeType: 'text/csv', buffer: windows1252 });
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(refusal).toContainText('not UTF-8');
+  await expect(refusal).toContainText('CSV UTF-8');
+  expect(importsSent).toBe(0);
+  page.off('request', countImports);
+
   // While the server works the packer sees so, and cannot press Import twice.
   let releaseImport: () => void = () => {};
   const importHeld = new Promise<void>((resolve) => (releaseImport = resolve));
