@@ -149,8 +149,8 @@ function parsePart(
 }
 
 /**
- * Text SQLite would store altered (an unpaired surrogate, in a value or a key) is refused before the
- * schemas see it, in every part and for every door, so no schema or handler needs to think of it.
+ * Text SQLite would store altered (an unpaired surrogate, in a value or a key) is refused here, in
+ * every part and for every door, before any handler runs, so no schema or handler needs to think of it.
  */
 function refuseNotWellFormedText(raw: RawInput): void {
   const details = [

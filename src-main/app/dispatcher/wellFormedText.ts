@@ -3,8 +3,9 @@ import { MAX_DETAILS, type ErrorDetail } from '../../../src-shared/errors';
 /**
  * A lone UTF-16 surrogate (`"x\ud800y"` as a JSON escape, or a string handed over IPC). In unicode
  * mode a regular expression reads a string by code points, so a proper pair (an emoji) is one code
- * point outside this class and only unpaired halves match. (`String.prototype.isWellFormed` says
- * the same, but it is ES2024 and this project's TypeScript lib is ES2023.)
+ * point outside this class and only unpaired halves match. `String.prototype.isWellFormed` says the
+ * same faster; it is ES2024 (this project's TypeScript lib is ES2023), so it is looked up and the
+ * expression is the fallback.
  */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const LONE_SURROGATES = /[\uD800-\uDFFF]/gu;
