@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ipcChannelOf } from '../../src-shared/operation';
-import type { IpcEnvelope } from '../../src-shared/ipc';
-import { receiverParty, setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
-import { registerIpcHandlers, type IpcInvokeEventLike, type IpcMainLike } from '../ipc/register';
+import { ipcChannelOf } from '../../../src-shared/operation';
+import type { IpcEnvelope } from '../../../src-shared/ipc';
+import { receiverParty, setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
+import { registerIpcHandlers, type IpcInvokeEventLike, type IpcMainLike } from '../../ipc/register';
 import { NOT_UNICODE_MESSAGE } from './wellFormedText';
 
 /**

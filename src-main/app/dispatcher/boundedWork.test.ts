@@ -2,14 +2,14 @@ import { connect } from 'node:net';
 import { setImmediate } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ipcChannelOf } from '../../src-shared/operation';
-import type { IpcEnvelope } from '../../src-shared/ipc';
-import { MAX_DETAILS, type ErrorBody } from '../../src-shared/errors';
-import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
-import { buildServer, listen, REQUEST_TIMEOUT_MS } from '../http/server';
-import { registerIpcHandlers, type IpcInvokeEventLike, type IpcMainLike } from '../ipc/register';
+import { ipcChannelOf } from '../../../src-shared/operation';
+import type { IpcEnvelope } from '../../../src-shared/ipc';
+import { MAX_DETAILS, type ErrorBody } from '../../../src-shared/errors';
+import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
+import { buildServer, listen, REQUEST_TIMEOUT_MS } from '../../http/server';
+import { registerIpcHandlers, type IpcInvokeEventLike, type IpcMainLike } from '../../ipc/register';
 import { execute } from './execute';
-import { toApiError } from '../http/server';
+import { toApiError } from './errors';
 
 /**
  * decisions §1 "Bounded work" (issue 17): a body with many problems is answered in time in
