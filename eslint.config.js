@@ -7,6 +7,40 @@ import globals from 'globals';
 const nodeBuiltins = { group: ['node:*'], message: 'Pure code: no Node built-ins here.' };
 const electronImport = { group: ['electron', 'electron/*'], message: 'Only src-main/electron/ may import electron.' };
 
+/**
+ * Layers of src-main, lowest first: platform (OS helpers) → db → adapters (carriers, documents,
+ * printing, storefronts) and app/kernel (the context's ports) → domain → app/dispatcher (with
+ * handlers) and app/runtime → the doors (http, ipc, cli) → electron and serve.ts. A file may import
+ * its own layer and those below it, never above; each rule below is one layer's "never". Tests and
+ * src-main/testing assemble real parts from every layer and are exempt.
+ */
+// Matched against the path as written: up through `../`, then the folder of src-main it names.
+const never = (folders, message) => ({ regex: `^(\\.\\./)+(${folders})(/|$)`, message });
+const doors = 'http|ipc|cli|electron|serve';
+const layers = [
+  { files: ['src-main/platform/**/*.ts'], patterns: [{ regex: '^\\.\\./', message: 'platform/ is the lowest layer: it imports only Node and its own files.' }] },
+  {
+    files: ['src-main/db/**/*.ts'],
+    patterns: [never(`app|domain|handlers|carriers|documents|printing|storefronts|testing|${doors}`, 'db/ sits below everything but platform/ and src-shared.')],
+  },
+  {
+    files: ['src-main/{carriers,documents,printing,storefronts}/**/*.ts'],
+    patterns: [never(`domain|handlers|app/(runtime|dispatcher)|${doors}`, 'Adapters serve the domain; they do not call it, nor the doors.')],
+  },
+  {
+    files: ['src-main/app/kernel/**/*.ts'],
+    patterns: [never(`runtime|dispatcher|handlers|${doors}`, 'The kernel holds the ports the domain is given: types, not the process around them.')],
+  },
+  {
+    files: ['src-main/domain/**/*.ts'],
+    patterns: [never(`handlers|app/(runtime|dispatcher)|${doors}`, 'The domain knows nothing of doors, the dispatcher or how the process starts.')],
+  },
+  { files: ['src-main/handlers/**/*.ts'], patterns: [never(`app/runtime|${doors}`, 'Handlers map parsed input onto the domain; doors call them through the dispatcher.')] },
+  { files: ['src-main/app/dispatcher/**/*.ts'], patterns: [never(`runtime|${doors}`, 'The dispatcher runs operations for every door; it is not one of them.')] },
+  { files: ['src-main/app/runtime/**/*.ts'], patterns: [never(`dispatcher|handlers|${doors}`, 'The runtime makes the context and runs chores; requests go through the dispatcher.')] },
+  { files: ['src-main/{http,ipc,cli}/**/*.ts'], patterns: [never('http|ipc|cli|electron', 'A door does not reach into another door.')] },
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'src-main/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -31,6 +65,11 @@ export default tseslint.config(
   {
     files: ['src-main/electron/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  ...layers.map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns: [electronImport, ...patterns] }] } })),
+  {
+    files: ['src-main/**/*.test.ts', 'src-main/testing/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [electronImport] }] },
   },
   {
     files: ['**/*.test.ts', 'src-main/testing/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
