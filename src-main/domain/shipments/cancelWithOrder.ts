@@ -11,7 +11,7 @@ import type { ShipmentStatus } from '../../../src-shared/schemas/shipment';
 import { shipments } from '../../db/schema';
 import type { WriteTx } from '../../db/tx';
 import { emitEvent } from '../events';
-import { unbookedStatuses } from './lifecycle';
+import { unbookedStatuses } from '../../../src-shared/shipmentLifecycle';
 import { readShipment, recordActivity, setStatus } from './repository';
 
 export function cancelUnbookedShipmentsOfOrder(tx: WriteTx, now: Date, orgId: string, order: { id: string; orderNumber: string }): void {

@@ -1,31 +1,8 @@
 import { ApiError } from '../../../src-shared/errors';
 import type { ShipmentStatus } from '../../../src-shared/schemas/shipment';
+import { allowedSources, patchTransitions, type ShipmentAction } from '../../../src-shared/shipmentLifecycle';
 
-/** decisions §4: the statuses a PATCH may move a shipment to. The only copy of this table. */
-export const patchTransitions: Record<ShipmentStatus, readonly ShipmentStatus[]> = {
-  draft: ['pending', 'on_hold', 'cancelled'],
-  pending: ['draft', 'on_hold', 'cancelled'],
-  on_hold: ['draft', 'pending', 'cancelled'],
-  error: ['draft', 'pending', 'on_hold', 'cancelled'],
-  processing: [],
-  dispatched: [],
-  partly_dispatched: [],
-  cancelled: [],
-};
-
-/** decisions §4: the source statuses each operation accepts. */
-export const allowedSources = {
-  updateFields: ['draft', 'pending', 'on_hold', 'error'],
-  split: ['draft', 'pending'],
-  send: ['pending', 'error'],
-  cancel: ['draft', 'pending', 'on_hold', 'error', 'dispatched', 'partly_dispatched'],
-  delete: ['draft', 'pending', 'on_hold', 'error'],
-  createReturn: ['dispatched', 'partly_dispatched'],
-} as const satisfies Record<string, readonly ShipmentStatus[]>;
-export type ShipmentAction = keyof typeof allowedSources;
-
-/** Not booked with a carrier, so cancelling needs no void: what cancelling an order cancels with it. */
-export const unbookedStatuses: readonly ShipmentStatus[] = allowedSources.updateFields;
+// The tables are shared with the app (src-shared/shipmentLifecycle.ts); the refusals are the server's.
 
 const actionWords: Record<ShipmentAction, string> = {
   updateFields: 'be changed',

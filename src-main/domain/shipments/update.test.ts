@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { localCarrier } from '../../carriers/local';
 import { shipmentStatuses, type ShipmentStatus } from '../../../src-shared/schemas/shipment';
 import { receiverParty, setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
-import { allowedSources, patchTransitions } from './lifecycle';
+import { allowedSources, patchTransitions } from '../../../src-shared/shipmentLifecycle';
 
 let t: TestServer;
 let carrierId: string;

@@ -6,6 +6,7 @@ import { client } from '../../lib/api';
 import { exactMatches } from '../../lib/scan';
 import { describeError } from '../../components/ErrorNotice';
 import { printGroups, rememberedPrinter, sendBodyOf } from '../shipments/printerChoice';
+import { canSend } from '../shipments/lifecycle';
 
 /**
  * What a scan on the pack screen does (USERS 5), without the screen: find what the code names, make
@@ -60,7 +61,7 @@ export type PackResult =
 /** Outbound shipments of an order that are still to be packed; the first is shown. */
 const openStatuses: readonly ShipmentStatus[] = ['pending', 'error', 'draft', 'on_hold'];
 
-export const canSendNow = (status: ShipmentStatus) => status === 'pending' || status === 'error';
+export const canSendNow = canSend;
 export const canReprint = (shipment: Pick<Shipment, 'status' | 'documents'>) =>
   (shipment.status === 'dispatched' || shipment.status === 'partly_dispatched') && shipment.documents.some((document) => document.documentType === 'label');
 

@@ -1,31 +1,19 @@
 import type { Shipment, ShipmentStatus } from '../../../../src-shared/schemas/shipment';
+import { allowedSources, patchTransitions, type ShipmentAction } from '../../../../src-shared/shipmentLifecycle';
 
 /**
- * What a shipment's status allows (decisions §4), so the screens only offer what the server will
- * accept. The server still checks; these lists only decide which buttons are shown.
+ * What a shipment's status allows (decisions §4, src-shared/shipmentLifecycle.ts), so the screens
+ * only offer what the server will accept. The server still checks; these only decide the buttons.
  */
 
-/** PATCH status transitions, from → allowed targets (cancelling goes through the cancel action). */
-const patchTargets: Record<ShipmentStatus, readonly ShipmentStatus[]> = {
-  draft: ['pending', 'on_hold'],
-  pending: ['draft', 'on_hold'],
-  on_hold: ['draft', 'pending'],
-  error: ['draft', 'pending', 'on_hold'],
-  processing: [],
-  dispatched: [],
-  partly_dispatched: [],
-  cancelled: [],
-};
+const allows = (action: ShipmentAction, status: ShipmentStatus) => (allowedSources[action] as readonly ShipmentStatus[]).includes(status);
 
-const editable: readonly ShipmentStatus[] = ['draft', 'pending', 'on_hold', 'error'];
-
-export const canEdit = (status: ShipmentStatus) => editable.includes(status);
-export const canDelete = (status: ShipmentStatus) => editable.includes(status);
-export const canSend = (status: ShipmentStatus) => status === 'pending' || status === 'error';
-export const canCancel = (status: ShipmentStatus) => status !== 'processing' && status !== 'cancelled';
-export const canSplit = (status: ShipmentStatus) => status === 'draft' || status === 'pending';
-export const canCreateReturn = (shipment: Pick<Shipment, 'status' | 'type'>) =>
-  shipment.type === 'outbound' && (shipment.status === 'dispatched' || shipment.status === 'partly_dispatched');
+export const canEdit = (status: ShipmentStatus) => allows('updateFields', status);
+export const canDelete = (status: ShipmentStatus) => allows('delete', status);
+export const canSend = (status: ShipmentStatus) => allows('send', status);
+export const canCancel = (status: ShipmentStatus) => allows('cancel', status);
+export const canSplit = (status: ShipmentStatus) => allows('split', status);
+export const canCreateReturn = (shipment: Pick<Shipment, 'status' | 'type'>) => shipment.type === 'outbound' && allows('createReturn', shipment.status);
 
 /** The status moves offered as buttons, in the words of the packing station. */
 export function statusMoves(status: ShipmentStatus): { target: ShipmentStatus; label: string }[] {
@@ -36,5 +24,6 @@ export function statusMoves(status: ShipmentStatus): { target: ShipmentStatus; l
     if (status === 'on_hold') return 'Release';
     return 'Mark ready to send';
   };
-  return patchTargets[status].map((target) => ({ target, label: label(target) }));
+  // Cancelling is its own action (with a question first), not a status move.
+  return patchTransitions[status].filter((target) => target !== 'cancelled').map((target) => ({ target, label: label(target) }));
 }

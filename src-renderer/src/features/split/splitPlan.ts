@@ -7,14 +7,13 @@ import type { BodyOf } from '../../../../src-shared/operation';
 import type { OperationById } from '../../../../src-shared/operations';
 import type { ParcelOrderLine, Shipment } from '../../../../src-shared/schemas/shipment';
 import { MAX_BATCH_SPLIT } from '../../../../src-shared/schemas/shipment';
+import { canSplit } from '../shipments/lifecycle';
 
 export type BatchSplitShipments = BodyOf<OperationById<'shipments.batchSplit'>>['shipments'];
 
-const splittable: readonly Shipment['status'][] = ['draft', 'pending'];
-
 /** Why this shipment cannot be split now, or null. */
 export function statusProblem(shipment: Shipment): string | null {
-  return splittable.includes(shipment.status)
+  return canSplit(shipment.status)
     ? null
     : `Only draft or pending shipments can be split; ${shipment.reference} is ${shipment.status.replace(/_/g, ' ')}.`;
 }
