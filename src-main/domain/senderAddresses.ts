@@ -27,12 +27,12 @@ export function toSenderAddress(row: Row): SenderAddress {
     phone: row.phone,
     countryCode: row.countryCode,
     state: row.state,
+    // Stored as '' when there is none; the spec's email format has no empty value, so it is left out.
+    ...(row.email !== '' ? { email: row.email } : {}),
     orgId: row.orgId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-  // Stored as '' when there is none; the spec's email format has no empty value, so it is left out.
-  if (row.email !== '') address.email = row.email;
   // decisions §1: an optional object is left out when empty; `{}` is how a PUT clears it.
   if (row.customs && Object.keys(row.customs).length > 0) address.customs = row.customs;
   return address;
