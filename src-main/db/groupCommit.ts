@@ -18,6 +18,22 @@ interface Group {
 const openGroups = new WeakMap<Database.Database, Group>();
 
 /**
+ * What a connection wants to know of its own commits (db/committedChanges.ts): `collect` runs inside
+ * the group's transaction just before COMMIT, so it sees exactly the writes that survived their
+ * savepoints; `committed` runs with what it collected once COMMIT succeeded, never after a rollback.
+ */
+export interface CommitWatcher<T = unknown> {
+  collect(): T;
+  committed(collected: T): void;
+}
+
+const commitWatchers = new WeakMap<Database.Database, CommitWatcher>();
+
+export function watchCommits<T>(client: Database.Database, watcher: CommitWatcher<T>): void {
+  commitWatchers.set(client, watcher as CommitWatcher);
+}
+
+/**
  * Makes sure the connection's shared write transaction is open; callers then run their work in a
  * savepoint (better-sqlite3 nests `transaction()` as one while a transaction is open).
  */
@@ -50,8 +66,11 @@ export function commitWriteGroup(client: Database.Database): void {
     // SQLite rolls a transaction back by itself on some failures (disk full, I/O error): then
     // nothing of the group is on disk, and every request in it must hear so.
     if (!client.open || !client.inTransaction) throw new Error('The write transaction was rolled back before it could be committed');
+    const watcher = commitWatchers.get(client);
+    const collected = watcher?.collect();
     client.exec('COMMIT');
     group.resolve();
+    if (watcher) notifyCommitted(watcher, collected);
   } catch (error) {
     try {
       if (client.open && client.inTransaction) client.exec('ROLLBACK');
@@ -59,6 +78,15 @@ export function commitWriteGroup(client: Database.Database): void {
       // The commit's own error is the one to report; a failed rollback leaves SQLite to recover.
     }
     group.reject(error);
+  }
+}
+
+/** A watcher's fault is logged, never turned into a failed commit: the data is on disk. */
+function notifyCommitted(watcher: CommitWatcher, collected: unknown): void {
+  try {
+    watcher.committed(collected);
+  } catch (error) {
+    console.error('A commit watcher failed:', error);
   }
 }
 

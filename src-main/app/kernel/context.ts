@@ -9,6 +9,7 @@ import type { TokenAuth } from '../../domain/auth/principal';
 import type { FailedAuthLimiter } from '../../domain/auth/failedAuthLimiter';
 import type { PrintingServices } from '../../printing/driver';
 import type { StorefrontTransportOptions } from '../../storefronts/http';
+import type { PushBus } from './pushes';
 
 export interface InstallationKeys {
   /** HS256 key for JWT access tokens. */
@@ -30,6 +31,8 @@ export interface AppContext {
   shipmentReads: CommittedReadCache<string>;
   /** Valid API tokens by hash (domain/auth/authenticate.ts). */
   tokens: CommittedReadCache<TokenAuth>;
+  /** Status changes and print progress, told after commit to the windows and event streams (kernel/pushes.ts). */
+  pushes: PushBus;
   /** Check every answer against the operation's response schema (on in tests). */
   checkResponses: boolean;
   /** Print drivers and discovery when they differ from plain Node's (the desktop app adds Electron's). */

@@ -10,6 +10,8 @@ import { databaseFile } from './config';
 import { FailedAuthLimiter } from '../../domain/auth/failedAuthLimiter';
 import type { PrintingServices } from '../../printing/driver';
 import type { AppContext } from '../kernel/context';
+import { noteCommittedChanges } from '../../db/committedChanges';
+import { PushBus } from '../kernel/pushes';
 
 export interface CreateAppOptions extends OpenOptions {
   dataDir: string;
@@ -31,6 +33,9 @@ export function createAppContext(options: CreateAppOptions): AppContext {
   }
   const now = options.now ?? (() => new Date());
   const foreignCommits = new ForeignCommits(db.$client);
+  const pushes = new PushBus();
+  // Made now, with no transaction open, like the caches' triggers below.
+  noteCommittedChanges(db.$client, (changes, truncated) => pushes.publishChanges(changes, truncated));
   return {
     db,
     keys: loadInstallationKeys(options.dataDir),
@@ -41,6 +46,7 @@ export function createAppContext(options: CreateAppOptions): AppContext {
     // Made now, with no transaction open: their triggers must not be undone by a rollback.
     shipmentReads: createShipmentReadCache(db.$client, foreignCommits),
     tokens: createTokenCache(db.$client, foreignCommits),
+    pushes,
     checkResponses: options.checkResponses ?? false,
     ...(options.printing ? { printing: options.printing } : {}),
     close: () => {
