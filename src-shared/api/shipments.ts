@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { messageResponse, noBody, pageOf } from '../schemas/common';
+import { sendResponse } from '../schemas/send';
 import {
   batchSendBody,
   batchSendResponse,
@@ -78,10 +79,10 @@ export const shipmentOperations = [
     id: 'shipments.send',
     method: 'POST',
     path: `${shipment}/send`,
-    summary: 'Book the shipment with its carrier: labels, tracking, status dispatched',
+    summary: 'Book the shipment with its carrier: labels, tracking, status dispatched; answers the print jobs it started',
     resource: 'shipments',
     body: sendBody,
-    response: shipmentSchema,
+    response: sendResponse,
     successStatus: 200,
   }),
   defineOperation({

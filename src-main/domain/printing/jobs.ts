@@ -365,7 +365,8 @@ function recordUnprintedJobs(app: AppContext, tx: WriteTx, orgId: string, docs: 
  * Nobody watches an automatic print, so every way it can fail is recorded on the shipment as
  * AUTO_PRINT_FAILED: a print that could not even be queued (no printer), and each job that ended
  * failed, naming the document, the printer and the reason (the job itself stays in the print-job log,
- * where it can be retried). Answers whether anything was done.
+ * where it can be retried). Answers whether anything was done, and the jobs it started as they ended
+ * (send answers them, so a packing station need not read the print-job log).
  */
 export async function autoPrintAfterSend(
   app: AppContext,
@@ -373,12 +374,13 @@ export async function autoPrintAfterSend(
   shipment: Shipment,
   rule: ShippingRuleRow,
   stationPrinterIds: readonly string[] = [],
-): Promise<boolean> {
+): Promise<AutoPrint> {
   const asks = [
     { wanted: rule.autoPrintLabels, printerId: rule.labelPrinterId, docs: shipment.documents.filter((doc) => doc.documentType === 'label'), what: 'labels' },
     { wanted: rule.autoPrintDocuments, printerId: rule.documentPrinterId, docs: shipment.documents.filter((doc) => doc.documentType !== 'label'), what: 'documents' },
   ];
   let acted = false;
+  const started: string[] = [];
   for (const ask of asks) {
     if (!ask.wanted || !ask.docs.length) continue;
     acted = true;
@@ -386,11 +388,13 @@ export async function autoPrintAfterSend(
       let jobIds: string[];
       try {
         jobIds = queueRulePrint(app, orgId, ask.docs, stationPrinterIds, ask.printerId);
+        started.push(...jobIds);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // Not even one job could be queued (no printer chosen and no default, a deleted rule printer).
         inWriteTransaction(app.db, (tx) => {
           const ids = recordUnprintedJobs(app, tx, orgId, ask.docs, error.message);
+          started.push(...ids);
           recordError(tx, app.now(), shipment.id, 'AUTO_PRINT_FAILED', `Rule ${rule.name} asks to print the ${ask.what}, but nothing was printed: ${error.message} (print jobs ${ids.join(', ')}, to retry once a printer is set up)`);
         });
         continue;
@@ -411,7 +415,27 @@ export async function autoPrintAfterSend(
       );
     }
   }
-  return acted;
+  return { acted, jobs: printJobsByIds(app.db, started) };
+}
+
+export interface AutoPrint {
+  /** The rule asked for a print of something (so the shipment may have new errors to read). */
+  acted: boolean;
+  /** The jobs it started, in the order started, as they are now. */
+  jobs: PrintJob[];
+}
+
+/** Print jobs by id, in the order given (ids not found are left out). */
+function printJobsByIds(db: ReadDb, ids: readonly string[]): PrintJob[] {
+  if (!ids.length) return [];
+  const rows = db
+    .select({ job: printJobs, shipmentId: documents.shipmentId })
+    .from(printJobs)
+    .innerJoin(documents, eq(documents.id, printJobs.documentId))
+    .where(inArray(printJobs.id, [...ids]))
+    .all();
+  const byId = new Map(rows.map(({ job, shipmentId }) => [job.id, toPrintJob(job, shipmentId)]));
+  return ids.map((id) => byId.get(id)).filter((job): job is PrintJob => job !== undefined);
 }
 
 type NamedDocument = Pick<DocumentRow, 'id' | 'documentType'>;

@@ -4,6 +4,8 @@
  */
 import { ApiError } from '../../../src-shared/errors';
 import type { Shipment } from '../../../src-shared/schemas/shipment';
+import type { PrintJob } from '../../../src-shared/schemas/printing';
+import type { SendResponse } from '../../../src-shared/schemas/send';
 import { inWriteTransaction } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { beginBooking, callCarrier, finishBooking } from './booking';
@@ -13,9 +15,10 @@ import { autoPrintAfterSend } from '../printing/jobs';
 
 /**
  * POST /shipments/{id}/send: 409 unless pending or error, 422 SHIPMENT_INCOMPLETE (nothing changed),
- * 422 CARRIER_ERROR with `errors[]` when the carrier fails (the shipment is then in error).
+ * 422 CARRIER_ERROR with `errors[]` when the carrier fails (the shipment is then in error). Answers the
+ * shipment with the print jobs the send started (`printJobs`, `[]` when the rule prints nothing).
  */
-export async function sendShipment(app: AppContext, orgId: string, shipmentId: string, options: SendOptions = {}): Promise<Shipment> {
+export async function sendShipment(app: AppContext, orgId: string, shipmentId: string, options: SendOptions = {}): Promise<SendResponse> {
   const prepared = inWriteTransaction(app.db, (tx) => beginBooking(app, tx, app.now(), orgId, shipmentId));
   const outcome = await callCarrier(app, prepared);
   const { shipment, failure } = finishBooking(app, prepared, outcome);
@@ -32,13 +35,14 @@ export interface SendOptions {
  * What the applied rule asks for once the booking is committed. Runs after commit, so nothing here can
  * undo a booking: a failure is recorded on the shipment and the send still answers 200.
  */
-async function afterSend(app: AppContext, orgId: string, shipment: Shipment, options: SendOptions): Promise<Shipment> {
+async function afterSend(app: AppContext, orgId: string, shipment: Shipment, options: SendOptions): Promise<SendResponse> {
   const rule = liveRuleOrNull(app.db, orgId, shipment.shippingRuleId);
-  if (!rule) return shipment;
+  if (!rule) return { ...shipment, printJobs: [] };
 
   // Printing seam: autoPrintLabels / autoPrintDocuments print the new documents; a printer problem is a
   // failed job (or an AUTO_PRINT_FAILED error on the shipment), never a failed send.
   const printed = await autoPrintAfterSend(app, orgId, shipment, rule, options.stationPrinterIds ?? []);
+  const printJobs: PrintJob[] = [...printed.jobs];
 
   // Returns are outbound-only; a return sent again from error must not create a return of itself.
   if (rule.autoCreateReturnShipment && shipment.type === 'outbound' && shipment.returnForShipmentId === null) {
@@ -46,7 +50,7 @@ async function afterSend(app: AppContext, orgId: string, shipment: Shipment, opt
       const returned = await createReturn(app, orgId, shipment.id);
       // The return label goes in the parcel: it prints with the outbound label, where that prints.
       if (rule.autoPrintLabels && returned.status === 'dispatched') {
-        await autoPrintAfterSend(app, orgId, returned, { ...rule, autoPrintDocuments: false }, options.stationPrinterIds ?? []);
+        printJobs.push(...(await autoPrintAfterSend(app, orgId, returned, { ...rule, autoPrintDocuments: false }, options.stationPrinterIds ?? [])).jobs);
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -54,9 +58,9 @@ async function afterSend(app: AppContext, orgId: string, shipment: Shipment, opt
         recordError(tx, app.now(), shipment.id, 'AUTO_RETURN_FAILED', `Rule ${rule.name} asks for a return shipment, but it was not created: ${message}`),
       );
     }
-    return readShipment(app.db, orgId, shipment.id);
+    return { ...readShipment(app.db, orgId, shipment.id), printJobs };
   }
-  return printed ? readShipment(app.db, orgId, shipment.id) : shipment;
+  return { ...(printed.acted ? readShipment(app.db, orgId, shipment.id) : shipment), printJobs };
 }
 
 export interface BatchSendResult {

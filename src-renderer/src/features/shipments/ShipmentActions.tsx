@@ -41,7 +41,12 @@ export function ShipmentActions({
     }
   };
 
-  const send = () => run('send', async () => onChanged(await client.call('shipments.send', { params, body: sendBodyOf(params.orgId) })));
+  const send = () =>
+    run('send', async () => {
+      // The page shows the shipment; the jobs the send started reach its Print jobs card as pushes.
+      const { printJobs: _started, ...shipment } = await client.call('shipments.send', { params, body: sendBodyOf(params.orgId) });
+      onChanged(shipment);
+    });
   const move = (target: ShipmentStatus) => run(target, async () => onChanged(await client.call('shipments.update', { params, body: { status: target } })));
   const cancel = () => {
     setConfirm(null);
