@@ -13,6 +13,7 @@ import { absoluteFormHost, allowedHostnames, hostHeaderCount, hostnameOf } from 
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
 import { toApiError } from '../app/dispatcher/errors';
+import { registerEventStream, type EventStreamOptions } from './eventStream';
 import { readRendererFile, rendererHeaders, rendererIndex, rendererPageRedirect, resolveRendererFile } from './renderer';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -27,6 +28,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** How long a request may take to arrive, headers and body (decisions §1: 30 s); tests shorten it. */
   requestTimeoutMs?: number;
+  /** Heartbeat and buffer bounds of `GET /orgs/{orgId}/events` (tests shorten them). */
+  eventStream?: EventStreamOptions;
 }
 
 /** decisions §1 "Bounded work": a request body must arrive within 30 s. */
@@ -179,6 +182,9 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
       },
     });
   }
+
+  // Pushes for the browser: not an operation of the table (see eventStream.ts).
+  registerEventStream(server, app, options.eventStream);
 
   const openApi = buildOpenApiDocument();
   server.get('/openapi.json', async () => openApi);

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Scope } from '../../src-shared/scopes';
 import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
-import { buildServer, listen } from '../http/server';
+import { buildServer, listen, type ServerOptions } from '../http/server';
 import { createOrgWithOwner } from '../domain/orgs';
 import { createApiToken } from '../domain/apiTokens';
 import { authenticate } from '../domain/auth/authenticate';
@@ -53,10 +53,10 @@ export interface TestServer {
 let orgCounter = 0;
 
 /** A real server on a random port over a fresh SQLite file; responses are checked against their schemas. */
-export async function startTestServer(options: { now?: () => Date } = {}): Promise<TestServer> {
+export async function startTestServer(options: { now?: () => Date; server?: ServerOptions } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'shipdesk-test-'));
   const app = createAppContext({ dataDir: dir, checkResponses: true, ...(options.now ? { now: options.now } : {}) });
-  const server = buildServer(app);
+  const server = buildServer(app, options.server);
   const url = await listen(server, '127.0.0.1', 0);
 
   const createOrg = async (name = `Test Org ${++orgCounter}`): Promise<TestOrg> => {
