@@ -33,11 +33,20 @@ export interface ShipdeskEvents {
   'shipment.statusChanged': { orgId: string; shipmentId: string; status: string; previousStatus: string | null };
   /** A print job advanced; `state` follows the print job record. */
   'print.progress': { orgId: string; printJobId: string; state: 'queued' | 'printing' | 'done' | 'failed'; message?: string };
+  /**
+   * Events were dropped on the way (a listener that fell behind, a bulk write, a reconnect from too
+   * long ago): what the screen holds may be stale, so it reads everything again. No data, no org.
+   */
+  resync: Record<string, never>;
 }
 
 export type ShipdeskEventName = keyof ShipdeskEvents;
 
-export const shipdeskEventNames = ['shipment.statusChanged', 'print.progress'] as const satisfies readonly ShipdeskEventName[];
+export const shipdeskEventNames = ['shipment.statusChanged', 'print.progress', 'resync'] as const satisfies readonly ShipdeskEventName[];
+
+/** The events that tell of a change in one organization (all but `resync`). */
+export type ChangeEventName = Exclude<ShipdeskEventName, 'resync'>;
+export const changeEventNames = ['shipment.statusChanged', 'print.progress'] as const satisfies readonly ChangeEventName[];
 
 export function ipcEventChannelOf(event: ShipdeskEventName): string {
   return `shipdesk:event:${event}`;

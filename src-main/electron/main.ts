@@ -9,6 +9,7 @@ import { acquireInstanceLock, type InstanceLock } from '../app/runtime/instanceL
 import { runStartupChores } from '../app/runtime/startup';
 import { buildServer, listen } from '../http/server';
 import { registerIpcHandlers, type IpcRegistration } from '../ipc/register';
+import { forwardPushesToWindow } from '../ipc/windowPushes';
 import { APP_ORIGIN, APP_SCHEME, handleAppRequest, trustedPageCheck } from './protocol';
 import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } from './windowState';
 import { electronPrinting } from './printing';
@@ -159,7 +160,12 @@ function createMainWindow(): BrowserWindow {
   const senderId = contents.id;
   // The session belongs to the window, as the renderer's login does (sessionStorage): a reload keeps
   // both, closing the window forgets both. Only the app's own pages load here (will-navigate below).
-  contents.on('destroyed', () => ipc?.forget(senderId));
+  // Status changes and print progress reach the window as pushes, for what its session may read.
+  const stopPushes = appContext ? forwardPushesToWindow(appContext, contents, () => ipc?.sessionOf(senderId)) : () => undefined;
+  contents.on('destroyed', () => {
+    stopPushes();
+    ipc?.forget(senderId);
+  });
   contents.on('will-navigate', (event, url) => {
     if (!isTrustedPage(url)) event.preventDefault();
   });

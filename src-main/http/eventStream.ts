@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, validationError } from '../../src-shared/errors';
 import { paramsSchemaFor } from '../../src-shared/operation';
-import { shipdeskEventNames } from '../../src-shared/ipc';
+import { changeEventNames } from '../../src-shared/ipc';
 import { authenticate } from '../domain/auth/authenticate';
 import { scopesIn } from '../domain/auth/principal';
 import type { AppContext } from '../app/kernel/context';
@@ -134,7 +134,7 @@ export function registerEventStream(server: FastifyInstance, app: AppContext, op
 /** The scopes to filter events by; 403 when there is no access, or nothing this stream could ever send. */
 function allowedScopes(held: readonly string[] | null, orgId: string): readonly string[] {
   if (!held) throw new ApiError('ORG_ACCESS_DENIED', `This credential has no access to organization ${orgId}`);
-  if (!shipdeskEventNames.some((event) => mayReceive(held, event))) {
+  if (!changeEventNames.some((event) => mayReceive(held, event))) {
     throw new ApiError('FORBIDDEN', 'The event stream needs the scope read:shipments or read:printers');
   }
   return held;

@@ -32,6 +32,8 @@ export interface IpcRegistration {
   channels: string[];
   /** Drops a window's session (main calls it when the window navigates or closes). */
   forget(senderId: number): void;
+  /** The credential a window is signed in with (`Bearer …`), for its pushes (windowPushes.ts). */
+  sessionOf(senderId: number): string | undefined;
 }
 
 /**
@@ -77,7 +79,7 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, app: AppContext, optio
   });
   channels.push(ipcLogoutChannel);
 
-  return { channels, forget: (senderId) => sessions.delete(senderId) };
+  return { channels, forget: (senderId) => sessions.delete(senderId), sessionOf: (senderId) => sessions.get(senderId) };
 }
 
 const inputParts = new Set(['params', 'query', 'body']);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ShipdeskEventName, ShipdeskEvents } from '../../../src-shared/ipc';
+import type { ChangeEventName, ShipdeskEvents } from '../../../src-shared/ipc';
 import { grants, type Scope } from '../../../src-shared/scopes';
 import type { CommittedChange } from '../../db/committedChanges';
 
@@ -17,8 +17,8 @@ import type { CommittedChange } from '../../db/committedChanges';
  *    it reloads everything instead (the event stream says `resync`).
  */
 export type Push = {
-  [E in ShipdeskEventName]: { id: number; event: E; payload: ShipdeskEvents[E] };
-}[ShipdeskEventName];
+  [E in ChangeEventName]: { id: number; event: E; payload: ShipdeskEvents[E] };
+}[ChangeEventName];
 
 export interface PushBatch {
   pushes: Push[];
@@ -27,12 +27,12 @@ export interface PushBatch {
 }
 
 /** The scope a credential needs to receive each event (docs/decisions.md "Events"). */
-export const pushScopes: Record<ShipdeskEventName, Scope> = {
+export const pushScopes: Record<ChangeEventName, Scope> = {
   'shipment.statusChanged': 'read:shipments',
   'print.progress': 'read:printers',
 };
 
-export function mayReceive(heldScopes: readonly string[], event: ShipdeskEventName): boolean {
+export function mayReceive(heldScopes: readonly string[], event: ChangeEventName): boolean {
   return grants(heldScopes, pushScopes[event]);
 }
 
