@@ -3,6 +3,7 @@ import type { OrderSummary } from '../../../../src-shared/schemas/order';
 import type { PrintJob } from '../../../../src-shared/schemas/printing';
 import type { Shipment, ShipmentListItem, ShipmentStatus } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
+import { operationCache, readCached } from '../../lib/useOperation';
 import { exactMatches } from '../../lib/scan';
 import { describeError } from '../../components/ErrorNotice';
 import { printGroups, rememberedPrinter, sendBodyOf } from '../shipments/printerChoice';
@@ -179,26 +180,49 @@ function createProblem(error: unknown, order: { id: string; orderNumber: string 
 }
 
 /**
- * Books the shown shipment and makes sure its label prints (USERS 5: scan, shipment, label printed).
- * The rule's autoPrintLabels prints before the answer comes, so the print-job log read afterwards
- * tells which labels it took; the others (no rule, a rule that does not print) are printed here.
- * A refusal keeps the shipment on screen, read again (a carrier failure leaves it in error with its
- * reasons).
+ * Books the shown shipment and makes sure its label prints (USERS 5: scan, shipment, label printed),
+ * in one call when the rule prints: send answers the print jobs it started (`printJobs`), so which
+ * labels came out, and where, is known without reading the print-job log. The labels it gave to no
+ * printer (no rule, a rule that does not print) are printed here, on the station's printer, and
+ * their print answers say how that went. A refusal keeps the shipment on screen, read again (a
+ * carrier failure leaves it in error with its reasons).
  */
 export async function sendAndPrint(orgId: string, result: Extract<PackResult, { kind: 'shipment' }>): Promise<PackResult> {
   const params = { orgId, shipmentId: result.shipment.id };
   try {
-    const shipment = await client.call('shipments.send', { params, body: sendBodyOf(orgId) });
-    const print = await readPrintState(orgId, shipment);
+    const { printJobs, ...shipment } = await client.call('shipments.send', { params, body: sendBodyOf(orgId) });
+    const labelIds = new Set(shipment.documents.filter((document) => document.documentType === 'label').map((document) => document.id));
+    // Newest first, as the print-job log lists them; a return's label (its own shipment) is not this one's.
+    const labelJobs = printJobs.filter((job) => labelIds.has(job.documentId)).reverse();
+    const unprinted = unprintedLabels(shipment, labelJobs);
+    const wanted = [...labelJobs.map((job) => job.printerId), ...printGroups(unprinted).map((group) => rememberedPrinter(orgId, group.key))];
+    const printerNames = labelIds.size ? await printerNamesFor(orgId, wanted) : null;
+    const print: PrintState | null = printerNames ? { jobs: labelJobs, printerNames } : null;
     const sent = { ...result, shipment, sent: true, print, problem: null };
-    // Not knowing what printed (the log could not be read) prints nothing: never a double print.
-    const unprinted = print ? unprintedLabels(shipment, print) : [];
+    // Not knowing the printers (no read:printers) prints nothing: never a double print.
     if (!print || unprinted.length === 0) return sent;
-    const printRefused = await printLabels(orgId, shipment, unprinted, print);
-    return { ...sent, print: await readPrintState(orgId, shipment), ...(printRefused ? { printRefused } : {}) };
+    const printed = await printLabels(orgId, shipment, unprinted, print);
+    return { ...sent, print: { ...print, jobs: [...printed.jobs.reverse(), ...print.jobs] }, ...(printed.refused ? { printRefused: printed.refused } : {}) };
   } catch (error) {
     const shipment = await client.call('shipments.get', { params }).catch(() => result.shipment);
     return { ...result, shipment, problem: sendProblem(error, shipment) };
+  }
+}
+
+/**
+ * The printers' names, from the read cache; read again when a printer this needs is not among them
+ * (added or remembered since), so a station's own printer is never taken for a deleted one. Null
+ * when they cannot be read (a packer without read:printers).
+ */
+async function printerNamesFor(orgId: string, needed: readonly (string | null)[]): Promise<ReadonlyMap<string, string> | null> {
+  const input = { params: { orgId }, query: { limit: 100 } };
+  const namesOf = (page: { data: { id: string; name: string }[] }) => new Map(page.data.map((printer) => [printer.id, printer.name]));
+  try {
+    const names = namesOf(await readCached('printers.list', input));
+    if (needed.every((id) => id === null || names.has(id))) return names;
+    return namesOf((await operationCache.reload('printers.list', input)) as { data: { id: string; name: string }[] });
+  } catch {
+    return null;
   }
 }
 
@@ -207,29 +231,31 @@ export async function sendAndPrint(orgId: string, result: Extract<PackResult, { 
  * on a printer and is left to Retry or Print label, never printed a second time here. A job without
  * a printer is the rule's print finding none (no default printer): nothing came out, so it prints here.
  */
-function unprintedLabels(shipment: Shipment, print: PrintState) {
-  const taken = new Set(print.jobs.filter((job) => job.printerId !== null).map((job) => job.documentId));
+function unprintedLabels(shipment: Shipment, jobs: readonly PrintJob[]) {
+  const taken = new Set(jobs.filter((job) => job.printerId !== null).map((job) => job.documentId));
   return shipment.documents.filter((document) => document.documentType === 'label' && !taken.has(document.id));
 }
 
 /**
  * Prints labels on this station's remembered printer for their format, else (none remembered, or
- * deleted since) on the organization's default for it, which the server picks. Answers why nothing
- * could be printed, or null; a job that failed is in the print-job log and says so itself.
+ * deleted since) on the organization's default for it, which the server picks. Answers the jobs made
+ * and why nothing could be printed, or null; a job that failed says so itself.
  */
-async function printLabels(orgId: string, shipment: Shipment, labels: Shipment['documents'], print: PrintState): Promise<string | null> {
+async function printLabels(orgId: string, shipment: Shipment, labels: Shipment['documents'], print: PrintState): Promise<{ jobs: PrintJob[]; refused: string | null }> {
+  const jobs: PrintJob[] = [];
   for (const group of printGroups(labels)) {
     const remembered = rememberedPrinter(orgId, group.key);
     const printerId = remembered && print.printerNames.has(remembered) ? remembered : undefined;
     const documentIds = group.documents.map((document) => document.id);
     try {
-      await client.call('shipments.print', { params: { orgId, shipmentId: shipment.id }, body: { documentIds, ...(printerId ? { printerId } : {}) } });
+      const answer = await client.call('shipments.print', { params: { orgId, shipmentId: shipment.id }, body: { documentIds, ...(printerId ? { printerId } : {}) } });
+      jobs.push(...answer.jobs);
     } catch (error) {
       const described = describeError(error);
-      return described.detail || described.summary;
+      return { jobs, refused: described.detail || described.summary };
     }
   }
-  return null;
+  return { jobs, refused: null };
 }
 
 function sendProblem(error: unknown, shipment: Shipment): PackProblem {

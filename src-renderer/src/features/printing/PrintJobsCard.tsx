@@ -1,15 +1,12 @@
 import { useEffect, useRef } from 'react';
 import type { Shipment } from '../../../../src-shared/schemas/shipment';
-import { client, useLoad } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { Link } from '../../app/router';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useCanWrite } from '../settings/shared';
 import { jobDocumentName, jobPrinterName, PrintJobsTable, settledFailure } from './PrintJobsTable';
 import { useJobActions } from './useJobActions';
 import { usePrintJobs } from './usePrintJobs';
-
-/** A send has just finished here: its automatic print may land a moment later. */
-const WATCH_AFTER_SEND_MS = 5000;
 
 /**
  * The shipment's print jobs (GET /print-jobs?shipmentId=…), newest first, so a label that did not
@@ -18,22 +15,21 @@ const WATCH_AFTER_SEND_MS = 5000;
  */
 export function PrintJobsCard({ orgId, shipment, onChanged }: { orgId: string; shipment: Shipment; onChanged: () => void }) {
   const jobs = usePrintJobs(orgId, { shipmentId: shipment.id, limit: 100 });
-  const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
+  const printers = useOperation('printers.list', { params: { orgId }, query: { limit: 100 } });
   const canPrint = useCanWrite('printers');
   const shipmentOf = () => shipment;
   // Reading the shipment again (a printed job adds to its activity) reads the jobs again too (below).
   const actions = useJobActions(orgId, shipmentOf, { onRetried: onChanged, onPrinted: onChanged });
 
   // Every new read of the shipment (an action's answer, a print dialog closed) reads the jobs again;
-  // right after a send, for a few seconds more.
+  // jobs that change later (the automatic print after a send) are pushed, and the cache reads them.
   const seen = useRef<Shipment | null>(null);
   const { refresh } = jobs;
   useEffect(() => {
     const previous = seen.current;
     seen.current = shipment;
     if (!previous || previous === shipment) return;
-    const justSent = previous.status !== shipment.status && (shipment.status === 'dispatched' || shipment.status === 'partly_dispatched');
-    refresh(justSent ? WATCH_AFTER_SEND_MS : 0);
+    refresh();
   }, [shipment, refresh]);
 
   const list = actions.merge(jobs.data?.data ?? []);

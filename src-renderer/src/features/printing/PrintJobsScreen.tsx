@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { printJobStatuses, type PrintJob, type PrintJobStatus } from '../../../../src-shared/schemas/printing';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { humanize } from '../../lib/format';
 import { useOrgId } from '../../lib/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -9,6 +10,7 @@ import { PageHeader, useCanWrite } from '../settings/shared';
 import { PrintJobsTable, type JobShipment } from './PrintJobsTable';
 import { useJobActions } from './useJobActions';
 import { usePrintJobs } from './usePrintJobs';
+import { keepInSight } from './keepInSight';
 
 const PAGE_SIZE = 25;
 type Filter = PrintJobStatus | 'all';
@@ -25,7 +27,7 @@ export function PrintJobsScreen() {
   const [filter, setFilter] = useState<Filter>('failed');
   const [page, setPage] = useState(1);
   const jobs = usePrintJobs(orgId, { ...(filter === 'all' ? {} : { status: filter }), ...(filter === 'failed' ? { settled: false } : {}), page, limit: PAGE_SIZE });
-  const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
+  const printers = useOperation('printers.list', { params: { orgId }, query: { limit: 100 } });
   const canPrint = useCanWrite('printers');
 
   // The shipments of the jobs in view, for their references and document names (read once each).
@@ -54,10 +56,22 @@ export function PrintJobsScreen() {
   }, [orgId, missingKey]);
 
   const shipmentOf = (job: PrintJob) => shipments.get(job.shipmentId) ?? undefined;
-  // A retried job shows its outcome in place (useJobActions); the list is not read again at once, so a
-  // job that is now done stays in sight under "Failed" until the packer refreshes or changes the filter.
+  // A retried job shows its outcome in place (useJobActions). Its push reads the list again, but a job
+  // that is now done stays in sight under "Failed" until the packer refreshes or changes the filter.
   const actions = useJobActions(orgId, shipmentOf, { onRetried: () => undefined, onPrinted: () => jobs.refresh() });
-  const rows = actions.merge(jobs.data?.data ?? []);
+  // (The job being retried is kept too: its `queued` push may read the list before the retry answers.)
+  const view = `${filter}:${page}`;
+  const shown = useRef<{ view: string; rows: PrintJob[] }>({ view, rows: [] });
+  const before = shown.current.view === view ? shown.current.rows : [];
+  const pinned = new Map(actions.retried);
+  const busy = before.find((job) => job.id === actions.busyJobId);
+  if (busy && !pinned.has(busy.id)) pinned.set(busy.id, busy);
+  const rows = keepInSight(before, actions.merge(jobs.data?.data ?? []), pinned);
+  shown.current = { view, rows };
+  const { forgetRetried } = actions;
+  const forgetRef = useRef(forgetRetried);
+  forgetRef.current = forgetRetried;
+  useEffect(() => forgetRef.current(), [view]);
   const total = jobs.data?.total ?? 0;
   const totalPages = Math.max(1, jobs.data?.totalPages ?? 1);
 
@@ -88,7 +102,14 @@ export function PrintJobsScreen() {
               ))}
           </select>
         </Field>
-        <button type="button" onClick={() => jobs.refresh()} disabled={jobs.loading}>
+        <button
+          type="button"
+          onClick={() => {
+            actions.forgetRetried();
+            jobs.refresh();
+          }}
+          disabled={jobs.loading}
+        >
           {jobs.loading ? 'Reading…' : 'Refresh'}
         </button>
       </div>

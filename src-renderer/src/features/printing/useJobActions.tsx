@@ -60,5 +60,8 @@ export function useJobActions(
     />
   );
 
-  return { busyJobId, error, retry: (job: PrintJob) => void retry(job), printElsewhere, merge, dialog };
+  /** Jobs retried here, as their retry answered; `forgetRetried` when the packer asks for a fresh list. */
+  const forgetRetried = () => setRetried(new Map());
+
+  return { busyJobId, error, retry: (job: PrintJob) => void retry(job), printElsewhere, merge, retried, forgetRetried, dialog };
 }

@@ -11,6 +11,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { documentTitle, fetchDocument, saveFile } from './documents';
 import { mediaMismatch, preselectPrinter, printersFor, printGroups, rememberedPrinter, rememberPrinter, type PrintGroup } from './printerChoice';
 import { useInitialFocus } from './useInitialFocus';
+import { onPush } from '../../lib/pushes';
 
 /**
  * Print a shipment's documents on a printer of this station. Printing never re-books the shipment:
@@ -81,10 +82,10 @@ function PrintPanel({
     );
   }, [printers.data, orgId]);
 
-  // Pushed progress (desktop app): a job's state changes without asking again.
+  // Pushed progress (IPC in the desktop app, the event stream in a browser): a job's state changes without asking again.
   useEffect(
     () =>
-      window.shipdesk?.on('print.progress', (event) => {
+      onPush('print.progress', (event) => {
         if (event.orgId !== orgId) return;
         setJobs((current) => current.map((job) => (job.id === event.printJobId ? { ...job, status: event.state, error: event.state === 'failed' ? (event.message ?? job.error) : job.error } : job)));
       }),

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Shipment } from '../../../../src-shared/schemas/shipment';
-import { client, useLoad } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { Link } from '../../app/router';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -17,7 +17,8 @@ import { ActivitiesCard, CarrierLogs, ErrorsCard, FactsCard, ParcelsCard, Partie
 /** `/shipments/:shipmentId` */
 export function ShipmentDetailScreen({ shipmentId }: { shipmentId: string }) {
   const orgId = useOrgId();
-  const loaded = useLoad(() => client.call('shipments.get', { params: { orgId, shipmentId } }), `${orgId}:${shipmentId}`);
+  // Through the read cache: a status change pushed by main (a send from another station) reads it again.
+  const loaded = useOperation('shipments.get', { params: { orgId, shipmentId } });
   // An action's answer is shown at once; null means "as last read".
   const [fresh, setFresh] = useState<Shipment | null>(null);
   // A newer read replaces the action's answer; until it arrives the answer stays (no flicker back).
@@ -35,12 +36,12 @@ export function ShipmentDetailScreen({ shipmentId }: { shipmentId: string }) {
 
 function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipment: Shipment; onChanged: (next: Shipment | null) => void }) {
   const { carrierId } = shipment.carrierSettings;
-  const carrier = useLoad(() => client.call('carriers.get', { params: { orgId, carrierId } }), `carrier:${orgId}:${carrierId}`);
-  const products = useLoad(() => client.call('carriers.products', { params: { orgId, carrierId } }), `products:${orgId}:${carrierId}`);
+  const carrier = useOperation('carriers.get', { params: { orgId, carrierId } });
+  const products = useOperation('carriers.products', { params: { orgId, carrierId } });
   const product = products.data?.find((candidate) => candidate.productId === shipment.carrierSettings.productId);
   const { orderId } = shipment;
   // The order's number is what people know it by; the id stands in while it loads or if it cannot be read.
-  const order = useLoad(() => (orderId ? client.call('orders.get', { params: { orgId, orderId } }) : Promise.resolve(null)), `order:${orgId}:${orderId ?? ''}`);
+  const order = useOperation('orders.get', orderId ? { params: { orgId, orderId } } : null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [madeReturn, setMadeReturn] = useState<Shipment | null>(null);
   // Closing a split dialog keeps it mounted (open: false), so reopening it finds what was typed.

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { shipmentStatuses, type ShipmentListItem, type ShipmentStatus } from '../../../../src-shared/schemas/shipment';
-import { client, useLoad } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { humanize } from '../../lib/format';
 import { navigate } from '../../app/router';
@@ -31,13 +31,14 @@ export function ShipmentsScreen() {
   useEffect(() => setCommitted(debounced), [debounced]);
 
   const query = { page: list.page, limit: PAGE_SIZE, sort: sortKey(list.sorting), status: list.status || undefined, search: committed || undefined };
-  const key = JSON.stringify([orgId, query]);
-  const shipments = useLoad(async () => ({ key, page: await client.call('shipments.list', { params: { orgId }, query }) }), key);
-  const carriers = useLoad(() => client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }), `carriers:${orgId}`);
+  // Through the read cache: a shipment sent or cancelled anywhere (another station, a script) reads the page again.
+  const shipments = useOperation('shipments.list', { params: { orgId }, query });
+  const { key } = shipments;
+  const carriers = useOperation('carriers.list', { params: { orgId }, query: { limit: 100 } });
   const carrierNames = useMemo(() => new Map((carriers.data?.data ?? []).map((carrier) => [carrier.id, carrier.name])), [carriers.data]);
   const productNames = useProductNames(orgId, carriers.data?.data);
   const columns = useMemo(() => shipmentColumns(carrierNames, productNames), [carrierNames, productNames]);
-  const rows = shipments.data?.page.data ?? [];
+  const rows = shipments.data?.data ?? [];
 
   // Arriving here puts the cursor in the search with its text selected, so a scan replaces it.
   const searchBox = useRef<HTMLInputElement>(null);
@@ -53,15 +54,15 @@ export function ShipmentsScreen() {
   // emptied on the way, so coming back finds it ready for the next scan rather than appending to it.
   const { setSearch } = list;
   useEffect(() => {
-    if (openSingle === null || shipments.loading || shipments.data?.key !== key) return;
+    if (openSingle === null || shipments.loading || !shipments.data || shipments.dataKey !== key) return;
     setOpenSingle(null);
-    const found = shipments.data.page.data;
-    const target = scanMatch(found, shipments.data.page.total, openSingle, (shipment) => shipment.reference);
+    const found = shipments.data.data;
+    const target = scanMatch(found, shipments.data.total, openSingle, (shipment) => shipment.reference);
     if (target) {
       setSearch('');
       openShipment(target.id);
     } else if (found.length > 0) focusFirstRow();
-  }, [openSingle, shipments.loading, shipments.data, key, setSearch]);
+  }, [openSingle, shipments.loading, shipments.data, shipments.dataKey, key, setSearch]);
 
   const scan = useScanReader({
     onScan: (code) => {
@@ -128,7 +129,7 @@ export function ShipmentsScreen() {
           columns={columns}
           rows={rows}
           getRowId={(row) => row.id}
-          total={shipments.data?.page.total ?? 0}
+          total={shipments.data?.total ?? 0}
           page={list.page}
           limit={PAGE_SIZE}
           onPageChange={list.setPage}
