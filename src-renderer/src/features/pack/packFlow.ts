@@ -202,7 +202,10 @@ export async function sendAndPrint(orgId: string, result: Extract<PackResult, { 
     // Not knowing the printers (no read:printers) prints nothing: never a double print.
     if (!print || unprinted.length === 0) return sent;
     const printed = await printLabels(orgId, shipment, unprinted, print);
-    return { ...sent, print: { ...print, jobs: [...printed.jobs.reverse(), ...print.jobs] }, ...(printed.refused ? { printRefused: printed.refused } : {}) };
+    const jobs = [...printed.jobs.reverse(), ...print.jobs];
+    // The server chose the printer when none was remembered: its name may be new to the cache.
+    const names = (await printerNamesFor(orgId, jobs.map((job) => job.printerId))) ?? print.printerNames;
+    return { ...sent, print: { jobs, printerNames: names }, ...(printed.refused ? { printRefused: printed.refused } : {}) };
   } catch (error) {
     const shipment = await client.call('shipments.get', { params }).catch(() => result.shipment);
     return { ...result, shipment, problem: sendProblem(error, shipment) };
