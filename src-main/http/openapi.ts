@@ -353,6 +353,11 @@ function infoDescription(): string {
       '(`{path, message}`) for validation failures and `errors[]` (`{code, message}`) for carrier failures.',
     '**Pagination.** Lists take `page` (from 1) and `limit` (1–100, default 20) and answer ' +
       '`{data, total, page, limit, totalPages}`, newest first. Out-of-range values are a 400, never clamped.',
+    '**Events.** `GET /orgs/{orgId}/events` is a server-sent event stream (`text/event-stream`) of ' +
+      '`shipment.statusChanged` (needs `read:shipments`) and `print.progress` (needs `read:printers`), told after ' +
+      'the change is saved. It takes the credential in the `Authorization` header only (never `?access_token=`), ' +
+      'resumes after `Last-Event-ID`, and sends `resync` when events were missed. It is a stream, not a call, so it ' +
+      'is not listed among the paths; the API guide (docs/api.md, section 15) describes it.',
   ].join('\n\n');
 }
 
