@@ -84,6 +84,21 @@ describe('the operation cache', () => {
     stop();
   });
 
+  it('reads afresh for a screen that opens again, as screens always did', async () => {
+    const fake = fakeCalls();
+    const cache = new OperationCache(fake.call);
+    const stop = cache.watch('shipments.list', list, () => undefined);
+    fake.calls[0]?.answer({ data: ['a'] });
+    await tick();
+    stop();
+    cache.watch('shipments.list', list, () => undefined);
+    expect(cache.snapshot('shipments.list', list)).toEqual({ data: undefined, error: undefined, loading: true });
+    expect(fake.calls).toHaveLength(2);
+    // A second screen on the same read shares it.
+    cache.watch('shipments.list', list, () => undefined);
+    expect(fake.calls).toHaveLength(2);
+  });
+
   it('answers a burst of pushes with at most one more call after the one in flight', async () => {
     const fake = fakeCalls();
     const cache = new OperationCache(fake.call);

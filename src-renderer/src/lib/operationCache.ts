@@ -5,6 +5,7 @@ import type { ShipdeskEventName, ShipdeskEvents } from '../../../src-shared/ipc'
  * side). Screens ask for `(operationId, input)`; equal asks share one entry and one call in flight.
  * Pushes from main (lib/pushes.ts) say what changed, and the entries they touch are read again
  * (those on screen) or dropped (the rest), so no screen polls and none keeps its own loading code.
+ * A screen that opens reads afresh (see `watch`); what is kept between serves `fetch`.
  * Pure: no React, no transport; the tests drive it with a fake call.
  */
 
@@ -62,7 +63,7 @@ interface Entry extends CachedRead {
   listeners: Set<() => void>;
 }
 
-/** Entries nobody shows are kept (going back is instant) up to this many, the oldest dropped first. */
+/** Entries nobody shows are kept (for `fetch`, and calls in flight) up to this many, the oldest dropped first. */
 const MAX_IDLE_ENTRIES = 200;
 
 export type CallOperation = (operationId: string, input: unknown) => Promise<unknown>;
@@ -77,12 +78,20 @@ export class OperationCache {
     return this.entry(operationId, input).state;
   }
 
-  /** Calls `listener` whenever the read's state changes; the read is made when first watched. */
+  /**
+   * Calls `listener` whenever the read's state changes. A screen that opens reads afresh, as screens
+   * always did: pushes tell only of status changes, and what a form changed while nobody watched is
+   * not one, so data kept from before is not shown as current. Screens already watching share it.
+   */
   watch(operationId: string, input: CachedRead['input'], listener: () => void): () => void {
     const key = cacheKey(operationId, input);
     const entry = this.entry(operationId, input);
+    const firstWatcher = entry.listeners.size === 0;
     entry.listeners.add(listener);
-    if (entry.state.data === undefined && entry.state.error === undefined && !entry.inFlight) void this.load(key);
+    if (firstWatcher && !entry.inFlight) {
+      entry.state = { data: undefined, error: undefined, loading: true };
+      void this.load(key, true).catch(() => undefined);
+    }
     return () => {
       entry.listeners.delete(listener);
       this.trimIdle();
