@@ -1,15 +1,30 @@
 import { systemOperations } from './api/system';
 import { setupOperations } from './api/setup';
-import { shipmentOperations } from './api/shipments';
-import { orderOperations, shippingRuleOperations } from './api/orders';
-import { printingOperations } from './api/printing';
+import { authOperations } from './api/auth';
+import { apiTokenOperations } from './api/apiTokens';
+import { orgOperations } from './api/orgs';
+import { senderAddressOperations } from './api/senderAddresses';
+import { carrierOperations } from './api/carriers';
+import { webhookOperations } from './api/webhooks';
+import { orderChannelOperations } from './api/orderChannels';
 import { memberOperations } from './api/members';
+import { shippingRuleOperations } from './api/shippingRules';
+import { orderOperations } from './api/orders';
+import { shipmentOperations } from './api/shipments';
+import { printingOperations } from './api/printing';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
 export const operations = [
   ...systemOperations,
   ...setupOperations,
+  ...authOperations,
+  ...apiTokenOperations,
+  ...orgOperations,
+  ...senderAddressOperations,
+  ...carrierOperations,
+  ...webhookOperations,
+  ...orderChannelOperations,
   ...memberOperations,
   ...shippingRuleOperations,
   ...orderOperations,

@@ -1,23 +1,10 @@
 import { z } from 'zod';
-import { crudOperations } from './crud';
 import { defineOperation } from '../operation';
+import { crudOperations } from './crud';
 import { noBody, pageOf } from '../schemas/common';
-import {
-  discoveredPrinterSchema,
-  printerCreateBody,
-  printerSchema,
-  printerTestResult,
-  printerUpdateBody,
-  printJobListQuery,
-  printJobSchema,
-  printShipmentBody,
-  printShipmentResponse,
-} from '../schemas/printing';
+import { discoveredPrinterSchema, printJobListQuery, printJobSchema, printShipmentBody, printShipmentResponse, printerCreateBody, printerSchema, printerTestResult, printerUpdateBody } from '../schemas/printing';
 
-/**
- * Printers, printing a shipment's documents and the print-job log (decisions §9). Printing is guarded
- * by the `printers` resource: a packer holds write:printers without write:shipments' other powers.
- */
+/** Printers, printing a shipment's documents, and print jobs (decisions §9). */
 export const printingOperations = [
   // Before the CRUD entries so the list reads in the order a user meets them; the router prefers the
   // static segment over `{printerId}` either way.

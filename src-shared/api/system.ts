@@ -1,8 +1,7 @@
 import { defineOperation } from '../operation';
-import { healthSchema, loginBody, loginResponse, passwordChangeBody, setupBody, setupStatusSchema } from '../schemas/system';
-import { apiTokenVerifyBody, apiTokenVerifyResponse } from '../schemas/apiToken';
-import { organizationSchema, organizationUpdateBody, usageSchema } from '../schemas/org';
+import { healthSchema } from '../schemas/system';
 
+/** The installation itself: liveness and version. */
 export const systemOperations = [
   defineOperation({
     id: 'system.health',
@@ -12,81 +11,5 @@ export const systemOperations = [
     resource: null,
     auth: 'public',
     response: healthSchema,
-  }),
-  defineOperation({
-    id: 'setup.status',
-    method: 'GET',
-    path: '/setup',
-    summary: 'Whether this installation still needs its first organization and owner',
-    resource: null,
-    auth: 'public',
-    response: setupStatusSchema,
-  }),
-  defineOperation({
-    id: 'setup.create',
-    method: 'POST',
-    path: '/setup',
-    summary: 'First run only: create the organization and its owner, and log in as the owner',
-    resource: null,
-    auth: 'public',
-    body: setupBody,
-    response: loginResponse,
-  }),
-  defineOperation({
-    id: 'auth.login',
-    method: 'POST',
-    path: '/auth/login',
-    summary: 'Exchange email and password for a 12-hour JWT access token',
-    resource: null,
-    auth: 'public',
-    body: loginBody,
-    response: loginResponse,
-    successStatus: 200,
-  }),
-  defineOperation({
-    id: 'auth.changePassword',
-    method: 'POST',
-    path: '/auth/password',
-    summary: 'Change your own password (the current one is asked for). Logins made before it stop working; the answer is a new login',
-    resource: null,
-    body: passwordChangeBody,
-    response: loginResponse,
-    successStatus: 200,
-  }),
-  defineOperation({
-    id: 'apiTokens.verify',
-    method: 'POST',
-    path: '/api-tokens/verify',
-    summary: 'Check a credential: the token in the body, else the request’s own Authorization header',
-    resource: null,
-    auth: 'public',
-    body: apiTokenVerifyBody,
-    response: apiTokenVerifyResponse,
-    successStatus: 200,
-  }),
-  defineOperation({
-    id: 'orgs.get',
-    method: 'GET',
-    path: '/orgs/{id}',
-    summary: 'Read the organization record, with its plan and overage setting',
-    resource: 'orgs',
-    response: organizationSchema,
-  }),
-  defineOperation({
-    id: 'orgs.update',
-    method: 'PUT',
-    path: '/orgs/{id}',
-    summary: 'Update the organization record (only the fields given)',
-    resource: 'orgs',
-    body: organizationUpdateBody,
-    response: organizationSchema,
-  }),
-  defineOperation({
-    id: 'billing.usage',
-    method: 'GET',
-    path: '/orgs/{orgId}/billing/usage',
-    summary: 'Shipments this month and resource counts against the plan limits',
-    resource: 'orgs',
-    response: usageSchema,
   }),
 ];
