@@ -9,8 +9,8 @@ const electronImport = { group: ['electron', 'electron/*'], message: 'Only src-m
 
 /**
  * Layers of src-main, lowest first: platform (OS helpers) → db → adapters (carriers, documents,
- * printing, storefronts) and app/kernel (the context's ports) → domain → app/dispatcher (with
- * handlers) and app/runtime → the doors (http, ipc, cli) → electron and serve.ts. A file may import
+ * printing, storefronts) and app/kernel (the context's ports) → domain (each resource's rules and
+ * handlers) → app/dispatcher and app/runtime → the doors (http, ipc, cli) → electron and serve.ts. A file may import
  * its own layer and those below it, never above; each rule below is one layer's "never". Tests and
  * src-main/testing assemble real parts from every layer and are exempt.
  */
@@ -21,23 +21,22 @@ const layers = [
   { files: ['src-main/platform/**/*.ts'], patterns: [{ regex: '^\\.\\./', message: 'platform/ is the lowest layer: it imports only Node and its own files.' }] },
   {
     files: ['src-main/db/**/*.ts'],
-    patterns: [never(`app|domain|handlers|carriers|documents|printing|storefronts|testing|${doors}`, 'db/ sits below everything but platform/ and src-shared.')],
+    patterns: [never(`app|domain|carriers|documents|printing|storefronts|testing|${doors}`, 'db/ sits below everything but platform/ and src-shared.')],
   },
   {
     files: ['src-main/{carriers,documents,printing,storefronts}/**/*.ts'],
-    patterns: [never(`domain|handlers|app/(runtime|dispatcher)|${doors}`, 'Adapters serve the domain; they do not call it, nor the doors.')],
+    patterns: [never(`domain|app/(runtime|dispatcher)|${doors}`, 'Adapters serve the domain; they do not call it, nor the doors.')],
   },
   {
     files: ['src-main/app/kernel/**/*.ts'],
-    patterns: [never(`runtime|dispatcher|handlers|${doors}`, 'The kernel holds the ports the domain is given: types, not the process around them.')],
+    patterns: [never(`runtime|dispatcher|domain/handlers|${doors}`, 'The kernel holds the ports the domain is given: types, not the process around them.')],
   },
   {
     files: ['src-main/domain/**/*.ts'],
-    patterns: [never(`handlers|app/(runtime|dispatcher)|${doors}`, 'The domain knows nothing of doors, the dispatcher or how the process starts.')],
+    patterns: [never(`app/(runtime|dispatcher)|${doors}`, 'The domain knows nothing of doors, the dispatcher or how the process starts.')],
   },
-  { files: ['src-main/handlers/**/*.ts'], patterns: [never(`app/runtime|${doors}`, 'Handlers map parsed input onto the domain; doors call them through the dispatcher.')] },
   { files: ['src-main/app/dispatcher/**/*.ts'], patterns: [never(`runtime|${doors}`, 'The dispatcher runs operations for every door; it is not one of them.')] },
-  { files: ['src-main/app/runtime/**/*.ts'], patterns: [never(`dispatcher|handlers|${doors}`, 'The runtime makes the context and runs chores; requests go through the dispatcher.')] },
+  { files: ['src-main/app/runtime/**/*.ts'], patterns: [never(`dispatcher|domain/handlers|${doors}`, 'The runtime makes the context and runs chores; requests go through the dispatcher.')] },
   { files: ['src-main/{http,ipc,cli}/**/*.ts'], patterns: [never('http|ipc|cli|electron', 'A door does not reach into another door.')] },
 ];
 

@@ -11,14 +11,14 @@ import { senderAddressCreateBody } from '../src-shared/schemas/senderAddress';
 import { shipmentCreateBody, type BatchSplitInput } from '../src-shared/schemas/shipment';
 import { createAppContext } from '../src-main/app/runtime/createApp';
 import { newId } from '../src-main/db/ids';
-import { createCarrier } from '../src-main/domain/carriers';
-import { createOrgWithOwner, setPlan } from '../src-main/domain/orgs';
-import { createSenderAddress } from '../src-main/domain/senderAddresses';
+import { createCarrier } from '../src-main/domain/carriers/carriers';
+import { createOrgWithOwner, setPlan } from '../src-main/domain/orgs/orgs';
+import { createSenderAddress } from '../src-main/domain/senderAddresses/senderAddresses';
 import { createShipment } from '../src-main/domain/shipments/create';
 import { readShipments } from '../src-main/domain/shipments/repository';
 import { commitWriteGroup } from '../src-main/db/groupCommit';
 import { batchSplitParcel } from '../src-main/domain/shipments/split';
-import { billingPeriod } from '../src-main/domain/usage';
+import { billingPeriod } from '../src-main/domain/orgs/usage';
 
 // Enough runs that a few slow ones (on this VM some take twice as long, on either side) do not move the median.
 const runs = Number(process.argv[2] ?? 15);

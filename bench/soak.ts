@@ -26,7 +26,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventTypes } from '../src-shared/schemas/webhook';
 import { whenDurable } from '../src-main/db/groupCommit';
-import { start as startWebhookDelivery } from '../src-main/domain/webhookDelivery';
+import { start as startWebhookDelivery } from '../src-main/domain/webhooks/delivery';
 import { buildServer, listen } from '../src-main/http/server';
 import { shipmentBody } from '../src-main/testing/harness';
 import { machineLine, numberArg, percentile } from './lib/stats';

@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_COMMANDS } from './cli/commands';
 import { createAppContext } from './app/runtime/createApp';
-import { createOrderChannel } from './domain/orderChannels';
-import { createOrgWithOwner } from './domain/orgs';
-import { getUsage } from './domain/usage';
+import { createOrderChannel } from './domain/orderChannels/orderChannels';
+import { createOrgWithOwner } from './domain/orgs/orgs';
+import { getUsage } from './domain/orgs/usage';
 import { cliErrorBody, runCliProcess, type CliRun } from './testing/cliProcess';
 
 let dir: string;

@@ -14,7 +14,7 @@ import { createAppContext } from './app/runtime/createApp';
 import { buildServer, fastifyPath } from './http/server';
 import { buildOpenApiDocument } from './http/openapi';
 import { registerIpcHandlers, type IpcMainLike } from './ipc/register';
-import { handlers } from './handlers';
+import { handlers } from './domain/handlers';
 
 const table = operations as readonly AnyOperation[];
 let dir: string;

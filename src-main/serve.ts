@@ -14,7 +14,7 @@ import { buildServer, listen } from './http/server';
 import { rendererIndex } from './http/renderer';
 import { stationUrls } from './http/hosts';
 import { runStartupChores } from './app/runtime/startup';
-import { start as startWebhookDelivery } from './domain/webhookDelivery';
+import { start as startWebhookDelivery } from './domain/webhooks/delivery';
 import { startDailyBackups } from './app/runtime/dailyBackups';
 
 /** How long a shutdown waits for requests still arriving (a client that sent half a request). */

@@ -10,12 +10,12 @@ import { carrierCreateBody } from '../../src-shared/schemas/carrier';
 import { senderAddressCreateBody } from '../../src-shared/schemas/senderAddress';
 import { type AppContext } from '../../src-main/app/kernel/context';
 import { createAppContext } from '../../src-main/app/runtime/createApp';
-import { createApiToken } from '../../src-main/domain/apiTokens';
+import { createApiToken } from '../../src-main/domain/apiTokens/apiTokens';
 import { authenticate } from '../../src-main/domain/auth/authenticate';
 import { login } from '../../src-main/domain/auth/login';
-import { createCarrier } from '../../src-main/domain/carriers';
-import { createOrgWithOwner, setPlan } from '../../src-main/domain/orgs';
-import { createSenderAddress } from '../../src-main/domain/senderAddresses';
+import { createCarrier } from '../../src-main/domain/carriers/carriers';
+import { createOrgWithOwner, setPlan } from '../../src-main/domain/orgs/orgs';
+import { createSenderAddress } from '../../src-main/domain/senderAddresses/senderAddresses';
 import { senderAddressBody } from '../../src-main/testing/harness';
 
 export interface BenchOrg {

@@ -19,14 +19,14 @@ import { backupTo } from '../app/runtime/dailyBackups';
 import { restoreBackup } from '../app/runtime/restoreBackup';
 import { CLI_HELP_WORDS, cliCommandList, cliCommandOf, type CliCommand } from './commands';
 import { durable } from '../db/tx';
-import { createOrgWithOwner, findOrgRow, setPlan } from '../domain/orgs';
-import { createApiToken } from '../domain/apiTokens';
+import { createOrgWithOwner, findOrgRow, setPlan } from '../domain/orgs/orgs';
+import { createApiToken } from '../domain/apiTokens/apiTokens';
 import { findUser, userRoles } from '../domain/auth/authenticate';
 import { setPasswordByEmail } from '../domain/auth/passwordChange';
 import { execute, operatorDoor, type RawInput } from '../app/dispatcher/execute';
 import { toApiError } from '../app/dispatcher/errors';
 import { JsonText } from '../app/kernel/jsonText';
-import { setAddOn } from '../domain/usage';
+import { setAddOn } from '../domain/orgs/usage';
 
 const usage = `Usage: shipdesk <command> [options]
 

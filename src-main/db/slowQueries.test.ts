@@ -6,7 +6,7 @@ import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
 import { execute } from '../app/dispatcher/execute';
 import { login } from '../domain/auth/login';
-import { createOrgWithOwner } from '../domain/orgs';
+import { createOrgWithOwner } from '../domain/orgs/orgs';
 import type { SlowQuery } from './slowQueries';
 import { senderAddressBody } from '../testing/harness';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { execute } from '../app/dispatcher/execute';
 import { login } from '../domain/auth/login';
-import { createOrgWithOwner } from '../domain/orgs';
+import { createOrgWithOwner } from '../domain/orgs/orgs';
 import { senderAddressBody, shippingRuleBody } from '../testing/harness';
 import { fullScans, recordingApp, type RecordingApp } from '../testing/queryPlans';
 

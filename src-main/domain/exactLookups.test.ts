@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { execute } from '../app/dispatcher/execute';
 import { login } from './auth/login';
-import { createOrgWithOwner } from './orgs';
+import { createOrgWithOwner } from './orgs/orgs';
 import { senderAddressBody, shipmentBody } from '../testing/harness';
 import { queryPlan, recordingApp, type RecordingApp } from '../testing/queryPlans';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../testing/harness';
 import { closedPort } from '../testing/printing';
 import { DELIVERY_RETENTION_DAYS, OUTBOX_RETENTION_DAYS, pruneDeliveredEvents, pruneOldDeliveries } from './outboxRetention';
-import { dispatchOutbox, sendDueDeliveries } from './webhookDelivery';
+import { dispatchOutbox, sendDueDeliveries } from './webhooks/delivery';
 
 const DAY = 24 * 60 * 60 * 1000;
 let now = new Date('2026-01-01T08:00:00.000Z');

@@ -14,7 +14,7 @@ import { APP_ORIGIN, APP_SCHEME, handleAppRequest, trustedPageCheck } from './pr
 import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } from './windowState';
 import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
-import { start as startWebhookDelivery } from '../domain/webhookDelivery';
+import { start as startWebhookDelivery } from '../domain/webhooks/delivery';
 import { startDailyBackups } from '../app/runtime/dailyBackups';
 import type { BackgroundTask } from '../app/kernel/backgroundTask';
 import { cliInvocation } from '../cli/invocation';

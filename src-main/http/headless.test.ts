@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
-import { createOrgWithOwner } from '../domain/orgs';
+import { createOrgWithOwner } from '../domain/orgs/orgs';
 import { buildServer, listen } from './server';
 
 /**

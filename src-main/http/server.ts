@@ -8,7 +8,7 @@ import { requestMediaType, type AnyOperation, type RequestKind } from '../../src
 import type { AppContext } from '../app/kernel/context';
 import { execute } from '../app/dispatcher/execute';
 import { JsonText } from '../app/kernel/jsonText';
-import type { BinaryResult } from '../handlers/types';
+import type { BinaryResult } from '../app/kernel/handler';
 import { absoluteFormHost, allowedHostnames, hostHeaderCount, hostnameOf } from './hosts';
 import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';

@@ -9,7 +9,7 @@ import { ApiError } from '../../src-shared/errors';
 import { createClient, ipcTransport } from '../../src-shared/client';
 import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
-import { createOrgWithOwner } from '../domain/orgs';
+import { createOrgWithOwner } from '../domain/orgs/orgs';
 import { senderAddressBody } from '../testing/harness';
 import { registerIpcHandlers, type IpcInvokeEventLike, type IpcMainLike, type IpcRegistration } from './register';
 

@@ -6,7 +6,7 @@ import { ipcChannelOf } from '../../src-shared/operation';
 import { ipcEventChannelOf, ipcLogoutChannel, type IpcEnvelope } from '../../src-shared/ipc';
 import type { AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
-import { createOrgWithOwner } from '../domain/orgs';
+import { createOrgWithOwner } from '../domain/orgs/orgs';
 import { senderAddressBody } from '../testing/harness';
 import { registerIpcHandlers, type IpcInvokeEventLike, type IpcRegistration } from './register';
 import { forwardPushesToWindow } from './windowPushes';

@@ -6,8 +6,8 @@ import type { Scope } from '../../src-shared/scopes';
 import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
 import { buildServer, listen, type ServerOptions } from '../http/server';
-import { createOrgWithOwner } from '../domain/orgs';
-import { createApiToken } from '../domain/apiTokens';
+import { createOrgWithOwner } from '../domain/orgs/orgs';
+import { createApiToken } from '../domain/apiTokens/apiTokens';
 import { authenticate } from '../domain/auth/authenticate';
 import { login } from '../domain/auth/login';
 

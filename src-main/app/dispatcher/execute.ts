@@ -7,7 +7,7 @@ import type { AppContext } from '../kernel/context';
 import type { CallContext } from '../kernel/call';
 import { authenticate, bearerCredential } from '../../domain/auth/authenticate';
 import { machineOperator, scopesIn, type Principal } from '../../domain/auth/principal';
-import { handlers } from '../../handlers';
+import { handlers } from '../../domain/handlers';
 import { durable } from '../../db/tx';
 import { inOperation } from '../../db/slowQueries';
 import { JsonText } from '../kernel/jsonText';

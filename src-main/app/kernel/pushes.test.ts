@@ -6,7 +6,7 @@ import type { AppContext } from './context';
 import { createAppContext } from '../runtime/createApp';
 import { MAX_PENDING, PushBus, mayReceive, type PushBatch } from './pushes';
 import { durable, inWriteTransaction } from '../../db/tx';
-import { createOrgWithOwner } from '../../domain/orgs';
+import { createOrgWithOwner } from '../../domain/orgs/orgs';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

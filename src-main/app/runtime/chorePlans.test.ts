@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runStartupChores } from './startup';
 import { pruneDeliveredEvents, pruneOldDeliveries } from '../../domain/outboxRetention';
-import { createOrgWithOwner } from '../../domain/orgs';
+import { createOrgWithOwner } from '../../domain/orgs/orgs';
 import { fullScans, recordingApp, type RecordingApp } from '../../testing/queryPlans';
 
 /**

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AppContext } from '../kernel/context';
 import { createAppContext } from '../runtime/createApp';
 import { backupsFolder, backupTo, dailyBackups, startDailyBackups, takeDailyBackup } from './dailyBackups';
-import { createOrgWithOwner } from '../../domain/orgs';
+import { createOrgWithOwner } from '../../domain/orgs/orgs';
 
 let dir: string;
 let app: AppContext;

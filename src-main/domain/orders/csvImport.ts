@@ -14,7 +14,7 @@ import { orderCreateBody, type OrderImportResult } from '../../../src-shared/sch
 import type { AppContext } from '../../app/kernel/context';
 import { orders } from '../../db/schema';
 import { inSavepoint, inWriteTransaction } from '../../db/tx';
-import { findOrderChannelRow } from '../orderChannels';
+import { findOrderChannelRow } from '../orderChannels/orderChannels';
 import { insertOrder } from './orders';
 
 // ---- CSV (RFC 4180) ----

@@ -27,7 +27,7 @@ import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import { containsCode, containsName } from '../../db/search';
 import type { AppContext } from '../../app/kernel/context';
 import { emitEvent } from '../events';
-import { findOrderChannelRow } from '../orderChannels';
+import { findOrderChannelRow } from '../orderChannels/orderChannels';
 import { paginate } from '../pagination';
 import { findOrderRow, type OrderRow } from '../shipments/fromOrder';
 import { readShipments, ruleSummary } from '../shipments/repository';

@@ -11,7 +11,7 @@ import { orders } from '../../db/schema';
 import { inSavepoint, inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { isStorefront, storefrontClient } from '../../storefronts';
-import { findOrderChannelRow, orderChannelCredentials } from '../orderChannels';
+import { findOrderChannelRow, orderChannelCredentials } from '../orderChannels/orderChannels';
 import { insertOrder } from './orders';
 
 /** The platform ids this channel already has, read once: a lookup per order would scan the channel's orders each time. */

@@ -18,7 +18,7 @@ import type { AppContext } from '../../app/kernel/context';
 import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
-import { adapterConfigOf } from '../carriers';
+import { adapterConfigOf } from '../carriers/carriers';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/orderStatus';
 import { toKg } from '../units';

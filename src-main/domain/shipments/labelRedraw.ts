@@ -11,7 +11,7 @@ import type { BookingRequest, CarrierAdapter, LabelRedrawContext } from '../../c
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import type { carriers } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
-import { adapterConfigOf, findCarrierRowOfBooking } from '../carriers';
+import { adapterConfigOf, findCarrierRowOfBooking } from '../carriers/carriers';
 import { bookingRequest } from './booking';
 import { loadShipmentRecord, type DocumentRow, type ShipmentRecord } from './repository';
 

@@ -7,7 +7,7 @@ import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
 import { containsCode } from '../../db/search';
-import { toSenderAddress } from '../senderAddresses';
+import { toSenderAddress } from '../senderAddresses/senderAddresses';
 import { carrierSettingsOf } from './repository';
 
 export type ShipmentListQuery = z.output<typeof shipmentListQuery>;

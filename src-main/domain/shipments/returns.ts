@@ -9,7 +9,7 @@ import { carriers } from '../../db/schema';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { carrierAdapterFor } from '../../carriers/catalogue';
-import { adapterConfigOf } from '../carriers';
+import { adapterConfigOf } from '../carriers/carriers';
 import { findShippingRuleRow, ruleCarrierChoice, type ShippingRuleRow } from '../shippingRules/rules';
 import { beginBooking, callCarrier, finishBooking, keepUnsent } from './booking';
 import { insertShipment, type CarrierChoice } from './create';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../db/ids';
-import { billingPeriod } from '../usage';
+import { billingPeriod } from '../orgs/usage';
 import { receiverParty, setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
 
 let t: TestServer;

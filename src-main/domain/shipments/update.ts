@@ -5,10 +5,10 @@ import type { Shipment, ShipmentStatus, ShipmentUpdateInput } from '../../../src
 import { shipments } from '../../db/schema';
 import { inWriteTransaction, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
-import { adapterConfigOf, adapterOfRow, findCarrierRowOfBooking } from '../carriers';
+import { adapterConfigOf, adapterOfRow, findCarrierRowOfBooking } from '../carriers/carriers';
 import type { CarrierCallLog } from '../../carriers/adapter';
 import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
-import { findSenderAddressRow } from '../senderAddresses';
+import { findSenderAddressRow } from '../senderAddresses/senderAddresses';
 import { emitEvent } from '../events';
 import { linkLinesToOrders } from '../orders/allocation';
 import { recomputeOrder } from '../orders/orderStatus';

@@ -16,10 +16,10 @@ import { carriers, printers, senderAddresses, shippingRules } from '../../db/sch
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
-import { findCarrierRow, toCarrierBase } from '../carriers';
-import { assertWithinLimit } from '../plans';
+import { findCarrierRow, toCarrierBase } from '../carriers/carriers';
+import { assertWithinLimit } from '../orgs/plans';
 import { paginate } from '../pagination';
-import { findSenderAddressRow, toSenderAddress } from '../senderAddresses';
+import { findSenderAddressRow, toSenderAddress } from '../senderAddresses/senderAddresses';
 import { updateColumns } from '../../db/updateColumns';
 
 export type ShippingRuleRow = typeof shippingRules.$inferSelect;

@@ -1,0 +1,192 @@
+import { and, count, desc, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
+import { ApiError, validationError } from '../../../src-shared/errors';
+import type { Page, PageQuery } from '../../../src-shared/schemas/common';
+import type { Carrier, CarrierInput, CarrierProduct, CarrierUpdate } from '../../../src-shared/schemas/carrier';
+import { carriers, senderAddresses, shippingRules } from '../../db/schema';
+import { newId } from '../../db/ids';
+import { inWriteTransaction, type ReadDb } from '../../db/tx';
+import type { Db } from '../../db/types';
+import { prepared } from '../../db/prepared';
+import type { AppContext } from '../../app/kernel/context';
+import type { CarrierAdapter, CarrierConfig } from '../../carriers/adapter';
+import { availableCarriers, carrierAdapterFor, configIssues, secretKeysOf } from '../../carriers/catalogue';
+import { assertWithinLimit } from '../orgs/plans';
+import { paginate } from '../pagination';
+import { maskConfig, openConfig, sealConfig } from '../secrets';
+import { findSenderAddressRow, toSenderAddress } from '../senderAddresses/senderAddresses';
+import { updateColumns } from '../../db/updateColumns';
+
+type Row = typeof carriers.$inferSelect;
+type AddressRow = typeof senderAddresses.$inferSelect;
+
+/** The carrier without its sender address (as a shipping rule shows it); secrets masked. */
+export function toCarrierBase(app: AppContext, row: Row): Omit<Carrier, 'senderAddress'> {
+  return {
+    id: row.id,
+    name: row.name,
+    carrierSlug: row.carrierSlug,
+    config: maskConfig(app.keys.sealKey, row.config, secretKeysOf(row.carrierSlug)),
+    senderAddressId: row.senderAddressId,
+    orgId: row.orgId,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function toCarrier(app: AppContext, row: Row, address: AddressRow): Carrier {
+  return { ...toCarrierBase(app, row), senderAddress: toSenderAddress(address) };
+}
+
+const live = (orgId: string | Placeholder) => and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt));
+
+/** Carriers with their sender address. A live carrier's address is live: its delete is refused meanwhile. */
+const withAddress = (db: ReadDb) =>
+  db
+    .select({ carrier: carriers, address: senderAddresses })
+    .from(carriers)
+    .innerJoin(senderAddresses, eq(senderAddresses.id, carriers.senderAddressId));
+
+const carrierById = (root: Db) =>
+  root
+    .select()
+    .from(carriers)
+    .where(and(live(sql.placeholder('orgId')), eq(carriers.id, sql.placeholder('carrierId'))))
+    .prepare();
+
+/** The live row, or 404 CARRIER_NOT_FOUND (also for another organization's carrier). */
+export function findCarrierRow(db: ReadDb, orgId: string, carrierId: string): Row {
+  const row = prepared(db, 'carriers.byId', carrierById).get({ orgId, carrierId });
+  if (!row) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
+  return row;
+}
+
+/**
+ * The row even when the carrier was deleted since: a shipment it booked can still be voided with
+ * it (deleting a carrier only hides it from new work). 404 only for an id this org never had.
+ */
+export function findCarrierRowOfBooking(db: ReadDb, orgId: string, carrierId: string): Row {
+  const row = db.select().from(carriers).where(and(eq(carriers.orgId, orgId), eq(carriers.id, carrierId))).get();
+  if (!row) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
+  return row;
+}
+
+/** The adapter of a stored carrier; missing only if a carrier type was dropped from this build. */
+export function adapterOfRow(row: Row): CarrierAdapter {
+  const adapter = carrierAdapterFor(row.carrierSlug);
+  if (!adapter) {
+    throw new ApiError('CARRIER_ERROR', `Carrier ${row.id} is of type ${row.carrierSlug}, which this version of Shipdesk cannot use`, {
+      errors: [{ code: 'CARRIER_TYPE_UNAVAILABLE', message: `No adapter for ${row.carrierSlug}` }],
+    });
+  }
+  return adapter;
+}
+
+/** The stored config with secrets opened, for the adapter only: never put it in a response. */
+export function adapterConfigOf(app: AppContext, row: Row): CarrierConfig {
+  return openConfig(app.keys.sealKey, row.config, secretKeysOf(row.carrierSlug));
+}
+
+function adapterForSlug(slug: string): CarrierAdapter {
+  const adapter = carrierAdapterFor(slug);
+  if (adapter) return adapter;
+  const known = availableCarriers().map((entry) => entry.slug);
+  throw validationError('body', [{ path: ['carrierSlug'], message: `Unknown carrier; available: ${known.join(', ')}` }]);
+}
+
+/** Config problems are reported like schema failures, at `body.config.<key>`. */
+function assertValidConfig(adapter: CarrierAdapter, config: CarrierConfig): void {
+  const issues = configIssues(adapter, config);
+  if (issues.length > 0) throw validationError('body', issues.map((issue) => ({ path: ['config', issue.key], message: issue.message })));
+}
+
+export function createCarrier(app: AppContext, orgId: string, input: CarrierInput): Carrier {
+  const adapter = adapterForSlug(input.carrierSlug);
+  assertValidConfig(adapter, input.config);
+  const now = app.now().toISOString();
+  return inWriteTransaction(app.db, (tx) => {
+    const address = findSenderAddressRow(tx, orgId, input.senderAddressId);
+    assertWithinLimit(tx, orgId, 'carriers', now);
+    const row: Row = {
+      id: newId('carrier'),
+      orgId,
+      name: input.name,
+      carrierSlug: adapter.slug,
+      config: sealConfig(app.keys.sealKey, input.config, secretKeysOf(adapter.slug)),
+      senderAddressId: address.id,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    tx.insert(carriers).values(row).run();
+    return toCarrier(app, row, address);
+  });
+}
+
+export function listCarriers(app: AppContext, orgId: string, query: PageQuery): Page<Carrier> {
+  const total = app.db.select({ n: count() }).from(carriers).where(live(orgId)).get()?.n ?? 0;
+  return paginate(query, total, (limit, offset) =>
+    withAddress(app.db)
+      .where(live(orgId))
+      .orderBy(desc(carriers.createdAt), desc(carriers.id))
+      .limit(limit)
+      .offset(offset)
+      .all()
+      .map(({ carrier, address }) => toCarrier(app, carrier, address)),
+  );
+}
+
+export function getCarrier(app: AppContext, orgId: string, carrierId: string): Carrier {
+  const found = withAddress(app.db)
+    .where(and(live(orgId), eq(carriers.id, carrierId)))
+    .get();
+  if (!found) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
+  return toCarrier(app, found.carrier, found.address);
+}
+
+/**
+ * PUT changes the fields given. A new config replaces the stored one whole and is checked like a
+ * create; a secret sent back masked, as a read showed it, keeps the stored secret.
+ */
+export function updateCarrier(app: AppContext, orgId: string, carrierId: string, input: CarrierUpdate): Carrier {
+  return inWriteTransaction(app.db, (tx) => {
+    const row = findCarrierRow(tx, orgId, carrierId);
+    const secretKeys = secretKeysOf(row.carrierSlug);
+    if (input.config) assertValidConfig(adapterOfRow(row), input.config);
+    const address = findSenderAddressRow(tx, orgId, input.senderAddressId ?? row.senderAddressId);
+    const updated: Row = {
+      ...row,
+      name: input.name ?? row.name,
+      config: input.config ? sealConfig(app.keys.sealKey, input.config, secretKeys, row.config) : row.config,
+      senderAddressId: address.id,
+      updatedAt: app.now().toISOString(),
+    };
+    tx.update(carriers).set(updateColumns(updated)).where(eq(carriers.id, carrierId)).run();
+    return toCarrier(app, updated, address);
+  });
+}
+
+/**
+ * Soft delete, so shipments booked with it keep their carrier; refused while a live shipping rule
+ * books with it, as the rule would otherwise point at nothing.
+ */
+export function deleteCarrier(app: AppContext, orgId: string, carrierId: string): { message: string } {
+  return inWriteTransaction(app.db, (tx) => {
+    findCarrierRow(tx, orgId, carrierId);
+    const rule = tx
+      .select({ id: shippingRules.id, name: shippingRules.name })
+      .from(shippingRules)
+      .where(and(eq(shippingRules.carrierId, carrierId), isNull(shippingRules.deletedAt)))
+      .get();
+    if (rule) {
+      throw new ApiError('CONFLICT', `This carrier is used by shipping rule ${rule.name} (${rule.id}); change or delete the rule first`);
+    }
+    const now = app.now().toISOString();
+    tx.update(carriers).set({ deletedAt: now, updatedAt: now }).where(eq(carriers.id, carrierId)).run();
+    return { message: `Carrier ${carrierId} deleted` };
+  });
+}
+
+export function carrierProducts(app: AppContext, orgId: string, carrierId: string): CarrierProduct[] {
+  const row = findCarrierRow(app.db, orgId, carrierId);
+  return [...adapterOfRow(row).products(adapterConfigOf(app, row))];
+}

@@ -1,0 +1,21 @@
+import { availableCarriers } from '../../carriers/catalogue';
+import {
+  carrierProducts,
+  createCarrier,
+  deleteCarrier,
+  getCarrier,
+  listCarriers,
+  updateCarrier,
+} from './carriers';
+import { defineHandlers } from '../../app/kernel/handler';
+
+export const carrierHandlers = defineHandlers({
+  'availableCarriers.list': () => availableCarriers(),
+  'carriers.create': ({ app }, { params, body }) => createCarrier(app, params.orgId, body),
+  'carriers.list': ({ app }, { params, query }) => listCarriers(app, params.orgId, query),
+  'carriers.get': ({ app }, { params }) => getCarrier(app, params.orgId, params.carrierId),
+  'carriers.update': ({ app }, { params, body }) => updateCarrier(app, params.orgId, params.carrierId, body),
+  'carriers.patch': ({ app }, { params, body }) => updateCarrier(app, params.orgId, params.carrierId, body),
+  'carriers.delete': ({ app }, { params }) => deleteCarrier(app, params.orgId, params.carrierId),
+  'carriers.products': ({ app }, { params }) => carrierProducts(app, params.orgId, params.carrierId),
+});

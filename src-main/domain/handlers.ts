@@ -1,0 +1,36 @@
+import type { HandlerMap } from '../app/kernel/handler';
+import { systemHandlers } from './system/handlers';
+import { setupHandlers } from './orgs/setupHandlers';
+import { authHandlers } from './auth/handlers';
+import { apiTokenHandlers } from './apiTokens/handlers';
+import { orgHandlers } from './orgs/handlers';
+import { memberHandlers } from './members/handlers';
+import { senderAddressHandlers } from './senderAddresses/handlers';
+import { carrierHandlers } from './carriers/handlers';
+import { webhookHandlers } from './webhooks/handlers';
+import { orderChannelHandlers } from './orderChannels/handlers';
+import { shippingRuleHandlers } from './shippingRules/handlers';
+import { orderHandlers } from './orders/handlers';
+import { shipmentHandlers } from './shipments/handlers';
+import { printingHandlers } from './printing/handlers';
+
+/**
+ * Every operation of the table has exactly one handler, beside its resource's rules
+ * (`domain/<resource>/handlers.ts`); `satisfies` makes a missing one a compile error.
+ */
+export const handlers = {
+  ...systemHandlers,
+  ...setupHandlers,
+  ...authHandlers,
+  ...apiTokenHandlers,
+  ...orgHandlers,
+  ...memberHandlers,
+  ...senderAddressHandlers,
+  ...carrierHandlers,
+  ...webhookHandlers,
+  ...orderChannelHandlers,
+  ...shippingRuleHandlers,
+  ...orderHandlers,
+  ...shipmentHandlers,
+  ...printingHandlers,
+} satisfies HandlerMap;
