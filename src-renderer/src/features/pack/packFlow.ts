@@ -1,5 +1,5 @@
 import { ApiError } from '../../../../src-shared/errors';
-import type { OrderSummary } from '../../../../src-shared/schemas/order';
+import type { OrderDetail, OrderSummary } from '../../../../src-shared/schemas/order';
 import type { PrintJob } from '../../../../src-shared/schemas/printing';
 import type { Shipment, ShipmentListItem, ShipmentStatus } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
@@ -134,16 +134,12 @@ export async function readPrintState(orgId: string, shipment: Shipment): Promise
 export async function packOrder(orgId: string, code: string, found: OrderSummary, sendOnScan: boolean): Promise<PackResult> {
   const order = await client.call('orders.get', { params: { orgId, orderId: found.id } });
   const ref = { id: order.id, orderNumber: order.orderNumber };
-  const open = order.shipments.filter((shipment) => shipment.type === 'outbound' && openStatuses.includes(shipment.status));
-  const first = open[0];
-  if (first) {
-    const shipment = await client.call('shipments.get', { params: { orgId, shipmentId: first.id } });
-    return { kind: 'shipment', code, shipment, order: ref, made: false, sent: false, print: null, otherOpen: open.length - 1, problem: null };
+  const step = orderStep(order);
+  if (step.kind === 'problem') return { kind: 'problem', code, problem: step.problem };
+  if (step.kind === 'open') {
+    const shipment = await client.call('shipments.get', { params: { orgId, shipmentId: step.shipmentId } });
+    return { kind: 'shipment', code, shipment, order: ref, made: false, sent: false, print: null, otherOpen: step.otherOpen, problem: null };
   }
-  if (order.status === 'cancelled') {
-    return { kind: 'problem', code, problem: { title: `Order ${order.orderNumber} is cancelled`, detail: 'Nothing more is shipped for it.', link: orderLink(ref) } };
-  }
-  if (order.status === 'fulfilled') return { kind: 'problem', code, problem: allPacked(ref) };
 
   let shipment: Shipment;
   try {
@@ -155,6 +151,24 @@ export async function packOrder(orgId: string, code: string, found: OrderSummary
   return sendOnScan ? sendAndPrint(orgId, made) : made;
 }
 
+/**
+ * What a scanned order leads to before anything is made: its first open outbound shipment (nothing is
+ * made twice), a cancelled or fulfilled order said so, else a new shipment.
+ */
+export function orderStep(
+  order: Pick<OrderDetail, 'id' | 'orderNumber' | 'status' | 'shipments'>,
+): { kind: 'open'; shipmentId: string; otherOpen: number } | { kind: 'problem'; problem: PackProblem } | { kind: 'create' } {
+  const ref = { id: order.id, orderNumber: order.orderNumber };
+  const open = order.shipments.filter((shipment) => shipment.type === 'outbound' && openStatuses.includes(shipment.status));
+  const first = open[0];
+  if (first) return { kind: 'open', shipmentId: first.id, otherOpen: open.length - 1 };
+  if (order.status === 'cancelled') {
+    return { kind: 'problem', problem: { title: `Order ${order.orderNumber} is cancelled`, detail: 'Nothing more is shipped for it.', link: orderLink(ref) } };
+  }
+  if (order.status === 'fulfilled') return { kind: 'problem', problem: allPacked(ref) };
+  return { kind: 'create' };
+}
+
 function allPacked(order: { id: string; orderNumber: string }): PackProblem {
   return {
     title: `Everything in order ${order.orderNumber} is already packed`,
@@ -163,7 +177,7 @@ function allPacked(order: { id: string; orderNumber: string }): PackProblem {
   };
 }
 
-function createProblem(error: unknown, order: { id: string; orderNumber: string }): PackProblem {
+export function createProblem(error: unknown, order: { id: string; orderNumber: string }): PackProblem {
   if (error instanceof ApiError && error.code === 'NO_MATCHING_SHIPPING_RULE') {
     return {
       title: 'No shipping rule fits this order: choose a carrier on the order page',
@@ -234,7 +248,7 @@ async function printerNamesFor(orgId: string, needed: readonly (string | null)[]
  * on a printer and is left to Retry or Print label, never printed a second time here. A job without
  * a printer is the rule's print finding none (no default printer): nothing came out, so it prints here.
  */
-function unprintedLabels(shipment: Shipment, jobs: readonly PrintJob[]) {
+export function unprintedLabels(shipment: Shipment, jobs: readonly PrintJob[]) {
   const taken = new Set(jobs.filter((job) => job.printerId !== null).map((job) => job.documentId));
   return shipment.documents.filter((document) => document.documentType === 'label' && !taken.has(document.id));
 }
@@ -261,7 +275,7 @@ async function printLabels(orgId: string, shipment: Shipment, labels: Shipment['
   return { jobs, refused: null };
 }
 
-function sendProblem(error: unknown, shipment: Shipment): PackProblem {
+export function sendProblem(error: unknown, shipment: Shipment): PackProblem {
   const link = { to: `/shipments/${encodeURIComponent(shipment.id)}`, label: `Open ${shipment.reference} to fix it` };
   if (error instanceof ApiError && error.code === 'SHIPMENT_INCOMPLETE') {
     return {
@@ -295,29 +309,42 @@ export async function showShipment(orgId: string, code: string, found: ShipmentL
 /** The whole scan: what the code names, then the order's or the shipment's way. */
 export async function runScan(orgId: string, code: string, sendOnScan: boolean): Promise<PackResult> {
   try {
-    const found = await lookUp(orgId, code);
-    const [order, ...moreOrders] = found.orders;
-    if (order && moreOrders.length > 0) {
-      return {
-        kind: 'problem',
-        code,
-        problem: { title: `${found.orders.length} orders have the number ${code}`, detail: 'They come from different channels. Open the right one from the orders list.', link: { to: '/orders', label: 'Show them in Orders', search: { list: 'orders', text: code } } },
-      };
-    }
-    if (order) return await packOrder(orgId, code, order, sendOnScan);
-    const [shipment, ...moreShipments] = found.shipments;
-    if (shipment && moreShipments.length > 0) {
-      return {
-        kind: 'problem',
-        code,
-        problem: { title: `${found.shipments.length} shipments have the reference ${code}`, detail: 'Open the right one from the shipments list.', link: { to: '/shipments', label: 'Show them in Shipments', search: { list: 'shipments', text: code } } },
-      };
-    }
-    if (shipment) return await showShipment(orgId, code, shipment);
-    return { kind: 'nothing', code };
+    const target = scanTarget(code, await lookUp(orgId, code));
+    if (target.kind === 'order') return await packOrder(orgId, code, target.order, sendOnScan);
+    if (target.kind === 'shipment') return await showShipment(orgId, code, target.shipment);
+    return target;
   } catch (error) {
     return { kind: 'problem', code, problem: problemOf(error, `The scan of ${code} could not be handled`) };
   }
+}
+
+/**
+ * What the records a code names lead to: an order first (an order number wins over a shipment
+ * reference), else a shipment; two of either are a choice for the packer, never guessed.
+ */
+export function scanTarget(
+  code: string,
+  found: { orders: readonly OrderSummary[]; shipments: readonly ShipmentListItem[] },
+): { kind: 'order'; order: OrderSummary } | { kind: 'shipment'; shipment: ShipmentListItem } | Extract<PackResult, { kind: 'problem' | 'nothing' }> {
+  const [order, ...moreOrders] = found.orders;
+  if (order && moreOrders.length > 0) {
+    return {
+      kind: 'problem',
+      code,
+      problem: { title: `${found.orders.length} orders have the number ${code}`, detail: 'They come from different channels. Open the right one from the orders list.', link: { to: '/orders', label: 'Show them in Orders', search: { list: 'orders', text: code } } },
+    };
+  }
+  if (order) return { kind: 'order', order };
+  const [shipment, ...moreShipments] = found.shipments;
+  if (shipment && moreShipments.length > 0) {
+    return {
+      kind: 'problem',
+      code,
+      problem: { title: `${found.shipments.length} shipments have the reference ${code}`, detail: 'Open the right one from the shipments list.', link: { to: '/shipments', label: 'Show them in Shipments', search: { list: 'shipments', text: code } } },
+    };
+  }
+  if (shipment) return { kind: 'shipment', shipment };
+  return { kind: 'nothing', code };
 }
 
 /** One line for the scan log: what came of a scan. */

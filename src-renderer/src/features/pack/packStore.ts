@@ -63,7 +63,7 @@ function enqueue(task: () => Promise<void>): void {
 }
 
 /** The scan list as kept in sessionStorage, with whose session it is. */
-interface KeptLog {
+export interface KeptLog {
   userId: string | null;
   log: (Omit<ScanLogEntry, 'at'> & { at: string })[];
 }
@@ -76,7 +76,7 @@ const signedInUser = () => useSession.getState().login?.user.id ?? null;
  * meanwhile leaves the list behind for whoever signs in next. A scan still being handled at the
  * reload was cut off there, and says so.
  */
-function restoreLog(kept: KeptLog): ScanLogEntry[] {
+export function restoreLog(kept: KeptLog): ScanLogEntry[] {
   const log = kept.log.map((entry): ScanLogEntry => ({
     ...entry,
     at: new Date(entry.at),
@@ -84,6 +84,20 @@ function restoreLog(kept: KeptLog): ScanLogEntry[] {
   }));
   nextId = Math.max(nextId, ...log.map((entry) => entry.id + 1));
   return log;
+}
+
+/**
+ * The shipment a confirmation would send: only what is on screen, in this organization, sendable, and
+ * only once nothing else is on its way: a confirmation typed right after a new scan must not send the
+ * shipment shown before it.
+ */
+export function shownToSend(
+  state: Pick<PackState, 'current' | 'sending' | 'pending'>,
+  orgId: string,
+): { entryId: number; result: Extract<PackResult, { kind: 'shipment' }> } | null {
+  const { current, sending, pending } = state;
+  if (sending || pending > 0 || !current || current.orgId !== orgId || current.result.kind !== 'shipment' || !canSendNow(current.result.shipment.status)) return null;
+  return { entryId: current.entryId, result: current.result };
 }
 
 export const usePack = create<PackState>()(
@@ -126,11 +140,9 @@ export const usePack = create<PackState>()(
           if (newest?.code === code) updateEntry(newest.id, { repeats: newest.repeats + 1 });
         },
         confirmSend: (orgId) => {
-          const { current, sending, pending } = get();
-          // Only what is on screen, and only once nothing else is on its way: a confirmation typed right
-          // after a new scan must not send the shipment shown before it.
-          if (sending || pending > 0 || !current || current.orgId !== orgId || current.result.kind !== 'shipment' || !canSendNow(current.result.shipment.status)) return false;
-          const { entryId, result } = current;
+          const shown = shownToSend(get(), orgId);
+          if (!shown) return false;
+          const { entryId, result } = shown;
           set((state) => ({ sending: true, pending: state.pending + 1 }));
           updateEntry(entryId, { text: `Sending ${result.shipment.reference}…`, tone: 'working' });
           enqueue(async () => {
