@@ -88,7 +88,7 @@ function OrderLineFields({
   onChange: (line: OrderLineForm) => void;
   onRemove: () => void;
 }) {
-  const text = (key: keyof OrderLineForm, label: string, placeholder?: string) => (
+  const text = (key: Exclude<keyof OrderLineForm, 'id'>, label: string, placeholder?: string) => (
     <TextInput label={label} path={`${path}.${key}`} value={line[key]} errors={errors} onChange={(value) => onChange({ ...line, [key]: value })} autoComplete="off" {...(placeholder ? { placeholder } : {})} />
   );
   return (

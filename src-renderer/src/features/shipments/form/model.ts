@@ -36,6 +36,8 @@ export interface PartyForm {
 }
 
 export interface OrderLineForm {
+  /** The line's id when it is one of the shipment's (an edit); a line added in the form has none. */
+  id?: string;
   sku: string;
   description: string;
   quantity: string;
@@ -49,6 +51,8 @@ export interface OrderLineForm {
 }
 
 export interface ParcelForm {
+  /** The parcel's id when it is one of the shipment's (an edit); a parcel added in the form has none. */
+  id?: string;
   weight: string;
   weightUnit: WeightUnit;
   length: string;
@@ -128,12 +132,14 @@ function partyForm(party: Party): PartyForm {
 
 function parcelForm(parcel: Parcel): ParcelForm {
   return {
+    id: parcel.id,
     weight: asText(parcel.weight),
     weightUnit: (weightUnits as readonly string[]).includes(parcel.weightUnit) ? (parcel.weightUnit as WeightUnit) : 'kg',
     length: asText(parcel.dimensions.length),
     width: asText(parcel.dimensions.width),
     height: asText(parcel.dimensions.height),
     orderLines: parcel.orderLines.map((line) => ({
+      id: line.id,
       sku: line.sku,
       description: line.description,
       quantity: asText(line.quantity),
@@ -220,7 +226,10 @@ function partyBody(party: PartyForm): PartyBody {
 
 function parcelBody(parcel: ParcelForm, index: number, numbers: NumberReader): ParcelBody {
   const at = `parcels.${index}`;
+  // Ids go back as read, so the server keeps each parcel and line under its id (split paths,
+  // orderLineIds and labels refer to them) instead of making them anew on every save.
   return {
+    ...(parcel.id ? { id: parcel.id } : {}),
     weight: numbers.required(parcel.weight, `${at}.weight`),
     weightUnit: parcel.weightUnit,
     dimensions: {
@@ -231,6 +240,7 @@ function parcelBody(parcel: ParcelForm, index: number, numbers: NumberReader): P
     orderLines: parcel.orderLines.map((line, lineIndex) => {
       const lineAt = `${at}.orderLines.${lineIndex}`;
       return {
+        ...(line.id ? { id: line.id } : {}),
         sku: line.sku.trim(),
         quantity: numbers.required(line.quantity, `${lineAt}.quantity`, true),
         description: optionalText(line.description),
