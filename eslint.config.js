@@ -45,13 +45,20 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node } },
+    // Type-aware rules read the TypeScript projects (tsconfig.node.json, tsconfig.web.json).
+    languageOptions: { globals: { ...globals.node }, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
+      // A promise nobody awaits loses its failure; one handed where a callback's result is ignored
+      // (an event handler, forEach) runs unchecked: both must be awaited, returned or marked `void`.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': ['error', { patterns: [electronImport] }],
     },
   },
+  // Plain JavaScript (this file, scripts/start.mjs) is in no TypeScript project.
+  { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['src-shared/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [nodeBuiltins, electronImport, { group: ['react', 'react-dom'], message: 'src-shared has no UI.' }] }] },

@@ -29,7 +29,7 @@ function run(spec: LoadSpec, seconds: number): Promise<autocannon.Result> {
   });
 }
 
-process.once('message', async (spec: LoadSpec) => {
+async function measure(spec: LoadSpec): Promise<void> {
   if (spec.warmUpSeconds > 0) await run(spec, spec.warmUpSeconds);
   // Tells the parent the measured run starts, so it can note its own CPU use over just that run.
   process.send?.({ measuring: true });
@@ -43,4 +43,6 @@ process.once('message', async (spec: LoadSpec) => {
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99 },
   };
   process.send?.(answer, () => process.exit(0));
-});
+}
+
+process.once('message', (spec: LoadSpec) => void measure(spec));

@@ -67,7 +67,7 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any route or hook runs (bad URL encoding, over-long path
     // parameters) get the same error body as everything else.
-    frameworkErrors: (error, request, reply) => sendError(app, request, reply, error),
+    frameworkErrors: (error, request, reply) => void sendError(app, request, reply, error),
     // Malformed HTTP never reaches a route; it still gets the one error body.
     clientErrorHandler: writeClientError,
     // A request (headers and body) that has not arrived within 30 s is refused (decisions §1):
@@ -131,7 +131,8 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     const textBody = utf8Text(body, 'JSON');
     if (textBody instanceof ApiError) return done(textBody, undefined);
     if (textBody.trim() === '') return done(null, undefined);
-    defaultJson(request, textBody, (error, value) => {
+    // It answers through `done`; what it returns is nothing to wait for.
+    void defaultJson(request, textBody, (error, value) => {
       if (error) return done(jsonBodyError(textBody), undefined);
       done(null, value);
     });
