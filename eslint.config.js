@@ -18,7 +18,10 @@ const electronImport = { group: ['electron', 'electron/*'], message: 'Only src-m
 const never = (folders, message) => ({ regex: `^(\\.\\./)+(${folders})(/|$)`, message });
 const doors = 'http|ipc|cli|electron|serve';
 const layers = [
-  { files: ['src-main/platform/**/*.ts'], patterns: [{ regex: '^\\.\\./', message: 'platform/ is the lowest layer: it imports only Node and its own files.' }] },
+  {
+    files: ['src-main/platform/**/*.ts'],
+    patterns: [{ regex: '^\\.\\./', message: 'platform/ is the lowest layer: it imports only Node and its own files.' }],
+  },
   {
     files: ['src-main/db/**/*.ts'],
     patterns: [never(`app|domain|carriers|documents|printing|storefronts|testing|${doors}`, 'db/ sits below everything but platform/ and src-shared.')],
@@ -35,8 +38,14 @@ const layers = [
     files: ['src-main/domain/**/*.ts'],
     patterns: [never(`app/(runtime|dispatcher)|${doors}`, 'The domain knows nothing of doors, the dispatcher or how the process starts.')],
   },
-  { files: ['src-main/app/dispatcher/**/*.ts'], patterns: [never(`runtime|${doors}`, 'The dispatcher runs operations for every door; it is not one of them.')] },
-  { files: ['src-main/app/runtime/**/*.ts'], patterns: [never(`dispatcher|domain/handlers|${doors}`, 'The runtime makes the context and runs chores; requests go through the dispatcher.')] },
+  {
+    files: ['src-main/app/dispatcher/**/*.ts'],
+    patterns: [never(`runtime|${doors}`, 'The dispatcher runs operations for every door; it is not one of them.')],
+  },
+  {
+    files: ['src-main/app/runtime/**/*.ts'],
+    patterns: [never(`dispatcher|domain/handlers|${doors}`, 'The runtime makes the context and runs chores; requests go through the dispatcher.')],
+  },
   { files: ['src-main/{http,ipc,cli}/**/*.ts'], patterns: [never('http|ipc|cli|electron', 'A door does not reach into another door.')] },
 ];
 
@@ -61,7 +70,9 @@ export default tseslint.config(
   { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['src-shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [nodeBuiltins, electronImport, { group: ['react', 'react-dom'], message: 'src-shared has no UI.' }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [nodeBuiltins, electronImport, { group: ['react', 'react-dom'], message: 'src-shared has no UI.' }] }],
+    },
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],

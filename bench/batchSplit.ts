@@ -33,7 +33,16 @@ setPlan(app, orgId, 'unlimited');
 const address = createSenderAddress(
   app,
   orgId,
-  senderAddressCreateBody.parse({ name: 'Main warehouse', attContact: 'Dispatch', address1: 'Industrivej 12', zipcode: '8000', city: 'Aarhus', phone: '+4512345678', countryCode: 'DK', email: 'dispatch@bench.example' }),
+  senderAddressCreateBody.parse({
+    name: 'Main warehouse',
+    attContact: 'Dispatch',
+    address1: 'Industrivej 12',
+    zipcode: '8000',
+    city: 'Aarhus',
+    phone: '+4512345678',
+    countryCode: 'DK',
+    email: 'dispatch@bench.example',
+  }),
 );
 const carrier = createCarrier(app, orgId, carrierCreateBody.parse({ name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id }));
 
@@ -92,7 +101,11 @@ function domainRun(): { ms: number; statements: number; readMs: number } {
   if (result.newShipments.length !== LINES) throw new Error('unexpected result');
   // What the 101 full reads of the answer cost on their own (one statement, as the split reads them).
   const readStarted = performance.now();
-  readShipments(app.db, orgId, [result.originalShipment, ...result.newShipments].map((shipment) => shipment.id));
+  readShipments(
+    app.db,
+    orgId,
+    [result.originalShipment, ...result.newShipments].map((shipment) => shipment.id),
+  );
   return { ms, statements: issued, readMs: performance.now() - readStarted };
 }
 
@@ -127,28 +140,30 @@ function rawRun(full: boolean): number {
   commitNow();
   const started = performance.now();
   const at = new Date().toISOString();
-  sqlite.transaction(() => {
-    upsertUsage.run(orgId, billingPeriod(new Date()).key, LINES);
-    for (const [index, line] of parcel.orderLines.entries()) {
-      const shipmentId = newId('shipment');
-      const parcelId = newId('parcel');
-      insertShipment.run(shipmentId, orgId, `${source.reference}-${index + 2}`, address.id, carrier.id, at, at);
-      insertParcel.run(parcelId, shipmentId);
-      insertLine.run(newId('parcelOrderLine'), parcelId, line.sku, line.description);
-      insertActivity.run(newId('activity'), shipmentId, 'created', 'Shipment created with status pending', at);
-      insertActivity.run(newId('activity'), shipmentId, 'shipment_split', `Split from parcel ${parcel.id}`, at);
-      if (full) {
-        insertParty.run(shipmentId, 0, 'sender', 'Main warehouse', 'Industrivej 12', '8000', 'Aarhus');
-        insertParty.run(shipmentId, 1, 'receiver', 'Jens Hansen', 'Nørregade 1', '1165', 'København K');
-        reduceLine.run(line.id);
-        const eventId = newId('event');
-        // The payload is the new shipment: the source's fields with one parcel of one line.
-        const data = { ...source, id: shipmentId, parcels: [{ ...parcel, id: parcelId, orderLines: [{ ...line, quantity: 1 }] }] };
-        insertEvent.run(eventId, orgId, 'shipment.created', JSON.stringify({ id: eventId, type: 'shipment.created', createdAt: at, orgId, data }), at);
+  sqlite
+    .transaction(() => {
+      upsertUsage.run(orgId, billingPeriod(new Date()).key, LINES);
+      for (const [index, line] of parcel.orderLines.entries()) {
+        const shipmentId = newId('shipment');
+        const parcelId = newId('parcel');
+        insertShipment.run(shipmentId, orgId, `${source.reference}-${index + 2}`, address.id, carrier.id, at, at);
+        insertParcel.run(parcelId, shipmentId);
+        insertLine.run(newId('parcelOrderLine'), parcelId, line.sku, line.description);
+        insertActivity.run(newId('activity'), shipmentId, 'created', 'Shipment created with status pending', at);
+        insertActivity.run(newId('activity'), shipmentId, 'shipment_split', `Split from parcel ${parcel.id}`, at);
+        if (full) {
+          insertParty.run(shipmentId, 0, 'sender', 'Main warehouse', 'Industrivej 12', '8000', 'Aarhus');
+          insertParty.run(shipmentId, 1, 'receiver', 'Jens Hansen', 'Nørregade 1', '1165', 'København K');
+          reduceLine.run(line.id);
+          const eventId = newId('event');
+          // The payload is the new shipment: the source's fields with one parcel of one line.
+          const data = { ...source, id: shipmentId, parcels: [{ ...parcel, id: parcelId, orderLines: [{ ...line, quantity: 1 }] }] };
+          insertEvent.run(eventId, orgId, 'shipment.created', JSON.stringify({ id: eventId, type: 'shipment.created', createdAt: at, orgId, data }), at);
+        }
       }
-    }
-    insertActivity.run(newId('activity'), source.id, 'shipment_split', `Parcel ${parcel.id} split`, at);
-  }).immediate();
+      insertActivity.run(newId('activity'), source.id, 'shipment_split', `Parcel ${parcel.id} split`, at);
+    })
+    .immediate();
   return performance.now() - started;
 }
 

@@ -124,13 +124,17 @@ try {
 
   if (only === undefined || only === 'get') {
     // Reads cycle over up to 1000 of the org's shipments (those the create run made, if it ran).
-    const ids = (
-      warehouse.app.db.$client.prepare('SELECT id FROM shipments WHERE org_id = ? LIMIT 1000').all(org.orgId) as { id: string }[]
-    ).map((row) => row.id);
+    const ids = (warehouse.app.db.$client.prepare('SELECT id FROM shipments WHERE org_id = ? LIMIT 1000').all(org.orgId) as { id: string }[]).map(
+      (row) => row.id,
+    );
     if (ids.length < 1000) {
       // Without the create run there is one shipment; make a few hundred more through the API.
       for (let i = 0; i < 300; i++) {
-        const response = await fetch(shipdeskUrl + shipmentsPath, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: createBody });
+        const response = await fetch(shipdeskUrl + shipmentsPath, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: createBody,
+        });
         ids.push(((await response.json()) as { id: string }).id);
       }
     }
@@ -147,7 +151,12 @@ try {
     const manyKeys: Record<string, string> = {};
     for (let index = 0; index < 80_000; index++) manyKeys[`k${index}`] = 'x';
     const emptyLines = shipmentBody(org.carrierId, {
-      parcels: Array.from({ length: 30 }, () => ({ weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: Array.from({ length: 1000 }, () => ({})) })),
+      parcels: Array.from({ length: 30 }, () => ({
+        weight: 1,
+        weightUnit: 'kg',
+        dimensions: { length: 1, width: 1, height: 1 },
+        orderLines: Array.from({ length: 1000 }, () => ({})),
+      })),
     });
     const worst = [
       { name: 'login, 80 000 unknown keys', path: '/auth/login', headers: {}, body: JSON.stringify(manyKeys) },

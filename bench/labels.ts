@@ -21,7 +21,15 @@ function label(index: number, script: Script): LabelData {
     productName: 'Own delivery, parcel',
     trackingNumber: `LOC${String(100000 + index).padStart(9, '0')}`,
     reference: `ORDER-${10000 + index}`,
-    sender: { name: 'Shipdesk Warehouse ApS', attention: 'Shipping', address1: 'Lagervej 12', postalCode: '8000', city: 'Aarhus C', countryCode: 'DK', phone: '+45 12345678' },
+    sender: {
+      name: 'Shipdesk Warehouse ApS',
+      attention: 'Shipping',
+      address1: 'Lagervej 12',
+      postalCode: '8000',
+      city: 'Aarhus C',
+      countryCode: 'DK',
+      phone: '+45 12345678',
+    },
     receiver: {
       name: `Søren Ærø Åberg ${index}`,
       attention: attentions[script],
@@ -52,7 +60,9 @@ async function measure(format: DocumentFormat, size: LabelSize, script: Script):
   const cpuMs = (cpu.user + cpu.system) / 1000 / count;
   const perSecond = Math.round(count / seconds);
   const average = Math.round(bytes / count);
-  console.log(`labels ${format} ${size} ${script}: ${perSecond}/s (${((seconds * 1000) / count).toFixed(2)} ms each, ${cpuMs.toFixed(2)} ms CPU, ${average} bytes)`);
+  console.log(
+    `labels ${format} ${size} ${script}: ${perSecond}/s (${((seconds * 1000) / count).toFixed(2)} ms each, ${cpuMs.toFixed(2)} ms CPU, ${average} bytes)`,
+  );
 }
 
 console.log(`node ${process.version}, ${count} labels per run after ${warmUp} warm-up`);

@@ -20,10 +20,7 @@ const LIMIT_MS = 5 * 60_000;
 const found = readdirSync(benchDir)
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && file !== 'run.ts')
   .map((file) => file.slice(0, -'.ts'.length));
-const ordered = [
-  ...preferredOrder.filter((name) => found.includes(name)),
-  ...found.filter((name) => !preferredOrder.includes(name)).sort(),
-];
+const ordered = [...preferredOrder.filter((name) => found.includes(name)), ...found.filter((name) => !preferredOrder.includes(name)).sort()];
 const only = stringArg('only')?.split(',');
 const selected = only ? ordered.filter((name) => only.includes(name)) : ordered;
 

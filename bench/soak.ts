@@ -49,7 +49,27 @@ type Action = 'create' | 'get' | 'list' | 'send' | 'order';
  * (+ shipment from it), interleaved so a loop never runs a burst of one kind. Each loop starts at
  * another place in the round.
  */
-const round: Action[] = ['create', 'get', 'list', 'create', 'get', 'send', 'create', 'get', 'order', 'list', 'create', 'get', 'send', 'create', 'get', 'order', 'list', 'create', 'get'];
+const round: Action[] = [
+  'create',
+  'get',
+  'list',
+  'create',
+  'get',
+  'send',
+  'create',
+  'get',
+  'order',
+  'list',
+  'create',
+  'get',
+  'send',
+  'create',
+  'get',
+  'order',
+  'list',
+  'create',
+  'get',
+];
 
 interface Interval {
   latencies: Record<Kind, number[]>;
@@ -61,7 +81,9 @@ const gc = globalThis.gc;
 console.log(`bench/soak: ${machineLine()}`);
 console.log(
   `${minutes} min at ${rate} req/s over ${loops} paced loops, a line every ${everySeconds} s (the first interval is the warm-up); ` +
-    (gc ? 'a full GC before each memory reading' : 'gc NOT exposed: heap figures include uncollected garbage (run with npx tsx --expose-gc bench/soak.ts for steadier ones)'),
+    (gc
+      ? 'a full GC before each memory reading'
+      : 'gc NOT exposed: heap figures include uncollected garbage (run with npx tsx --expose-gc bench/soak.ts for steadier ones)'),
 );
 
 const warehouse = openBenchWarehouse();
@@ -222,7 +244,7 @@ try {
       return 0; // no WAL (yet, or after a truncating checkpoint)
     }
   };
-  const shipmentCount = () => (sqlite.prepare('SELECT COUNT(*) FROM shipments WHERE org_id = ?').pluck().get(org.orgId) as number);
+  const shipmentCount = () => sqlite.prepare('SELECT COUNT(*) FROM shipments WHERE org_id = ?').pluck().get(org.orgId) as number;
   // Baseline with the WAL folded in, so the growth per shipment is not the WAL's high-water mark.
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
   const dbBytesAtStart = sizeOf(dbFile);
@@ -292,7 +314,9 @@ try {
     console.log(`  from ${first.elapsedSeconds.toFixed(0)} s (end of interval 2) to ${last.elapsedSeconds.toFixed(0)} s (end of interval ${readings.length}):`);
     console.log(growth('rss', first.rss, last.rss));
     console.log(`${growth('heapUsed', first.heapUsed, last.heapUsed)} (the shipment read cache holds ${warehouse.app.shipmentReads.size} shipments now)`);
-    console.log(`  p99 latency, interval 2 → last: ${kinds.map((kind) => `${kind} ${first.p99[kind].toFixed(1)} → ${last.p99[kind].toFixed(1)} ms`).join(', ')}`);
+    console.log(
+      `  p99 latency, interval 2 → last: ${kinds.map((kind) => `${kind} ${first.p99[kind].toFixed(1)} → ${last.p99[kind].toFixed(1)} ms`).join(', ')}`,
+    );
   } else {
     console.log(`  only ${readings.length} interval(s): growth needs at least three (the first is the warm-up); run longer or with a smaller every=`);
   }
@@ -310,7 +334,9 @@ try {
       `; statements past the slow-query line: ${slowQueries.count}`,
   );
   const failedTotal = [...failures.values()].reduce((sum, count) => sum + count, 0);
-  console.log(`  requests ${requestsDone}, failed ${failedTotal}${failedTotal ? `: ${[...failures].map(([what, count]) => `${what} ×${count}`).join(', ')}` : ''}`);
+  console.log(
+    `  requests ${requestsDone}, failed ${failedTotal}${failedTotal ? `: ${[...failures].map(([what, count]) => `${what} ×${count}`).join(', ')}` : ''}`,
+  );
   if (failedTotal > requestsDone / 100) {
     console.log(`more than 1 % of the requests failed (${failedTotal} of ${requestsDone}): the figures above do not describe a working server`);
     process.exitCode = 1;

@@ -14,7 +14,15 @@ test('every screen passes axe-core’s WCAG 2 A and AA checks', async ({ page })
   const address = await api('POST', '/sender-addresses', { name: 'Hall 1', address1: 'Havnevej 2', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
   const carrier = await api('POST', '/carriers', { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id });
   const channel = await api('POST', '/order-channels', { name: 'Counter', type: 'manual', config: {} });
-  await api('POST', '/shipping-rules', { name: 'Denmark', carrierId: carrier.id, productId: 'local_parcel', services: [], senderAddressId: address.id, receivingCountries: ['DK'], conditions: [] });
+  await api('POST', '/shipping-rules', {
+    name: 'Denmark',
+    carrierId: carrier.id,
+    productId: 'local_parcel',
+    services: [],
+    senderAddressId: address.id,
+    receivingCountries: ['DK'],
+    conditions: [],
+  });
   const order = await api('POST', '/orders', {
     orderNumber: 'AXE-1',
     orderChannelId: channel.id,
@@ -55,7 +63,12 @@ test('every screen passes axe-core’s WCAG 2 A and AA checks', async ({ page })
   const check = async (where: string) => {
     const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     for (const violation of violations) {
-      found.push(`${where}: ${violation.id} (${violation.impact}) ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`);
+      found.push(
+        `${where}: ${violation.id} (${violation.impact}) ${violation.help} — ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+      );
     }
   };
   for (const screen of screens) {

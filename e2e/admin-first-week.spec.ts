@@ -11,7 +11,13 @@ type Call = Awaited<ReturnType<typeof seedOrganization>>['call'];
 
 /** A pending local-carrier shipment to Aarhus, with its own sender address and carrier. */
 async function seedShipment(call: Call, quay: number, carrierName: string, reference: string): Promise<{ id: string }> {
-  const address = (await call('POST', '/sender-addresses', { name: `Kaj ${quay}`, address1: `Kajen ${quay}`, zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
+  const address = (await call('POST', '/sender-addresses', {
+    name: `Kaj ${quay}`,
+    address1: `Kajen ${quay}`,
+    zipcode: '8000',
+    city: 'Aarhus C',
+    countryCode: 'DK',
+  })) as { id: string };
   const carrier = (await call('POST', '/carriers', { name: carrierName, carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
   return (await call('POST', '/shipments', {
     type: 'outbound',
@@ -65,7 +71,13 @@ test('settings forms: what needs attention is named as the form labels its field
   const address = page.getByRole('dialog', { name: 'New sender address' });
   await address.getByRole('button', { name: 'Create sender address' }).click();
   const problems = address.getByRole('alert').getByRole('listitem');
-  await expect(problems).toHaveText(['Name: Required', 'Address line 1: Required', 'Postal code: Required', 'City: Required', 'Country: Choose a country (two-letter code such as DK)']);
+  await expect(problems).toHaveText([
+    'Name: Required',
+    'Address line 1: Required',
+    'Postal code: Required',
+    'City: Required',
+    'Country: Choose a country (two-letter code such as DK)',
+  ]);
   // Each item names a label the form shows.
   for (const label of ['Address line 1 (required)', 'Postal code (required)', 'Country (required)']) await expect(address.getByLabel(label)).toBeVisible();
   await address.getByRole('button', { name: 'Cancel' }).click();
@@ -150,9 +162,17 @@ test('shipment form: a field the server refuses gets the focus, also when saved 
 
 test('delete a carrier, printer or rule still in use: the question says what the server will do, and the refusal names the rule', async ({ page }) => {
   const { call } = await seedOrganization(page.request, owner);
-  const address = (await call('POST', '/sender-addresses', { name: 'Kaj 6', address1: 'Kajen 6', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
+  const address = (await call('POST', '/sender-addresses', { name: 'Kaj 6', address1: 'Kajen 6', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as {
+    id: string;
+  };
   const carrier = (await call('POST', '/carriers', { name: 'Havnens vogne', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
-  const printer = (await call('POST', '/printers', { name: 'Havn labels', driver: 'file', target: '/tmp/havn-labels', format: 'pdf', labelSize: '100X150' })) as { id: string };
+  const printer = (await call('POST', '/printers', {
+    name: 'Havn labels',
+    driver: 'file',
+    target: '/tmp/havn-labels',
+    format: 'pdf',
+    labelSize: '100X150',
+  })) as { id: string };
   const returns = (await call('POST', '/shipping-rules', {
     name: 'Havn returns',
     carrierId: carrier.id,
@@ -177,9 +197,21 @@ test('delete a carrier, printer or rule still in use: the question says what the
   const main = page.getByRole('main');
 
   for (const [path, name, noun, question, refusal] of [
-    ['carriers', 'Havnens vogne', 'carrier', 'Shipping rules that book with it must be changed or deleted first.', /used by shipping rule Havn (returns|parcels)/],
+    [
+      'carriers',
+      'Havnens vogne',
+      'carrier',
+      'Shipping rules that book with it must be changed or deleted first.',
+      /used by shipping rule Havn (returns|parcels)/,
+    ],
     ['printers', 'Havn labels', 'printer', 'Shipping rules that print to it must be given another printer first.', /used by shipping rule Havn parcels/],
-    ['shipping-rules', 'Havn returns', 'shipping rule', 'A rule that sends its returns with it must be changed first.', /return rule of shipping rule .*Havn parcels/],
+    [
+      'shipping-rules',
+      'Havn returns',
+      'shipping rule',
+      'A rule that sends its returns with it must be changed first.',
+      /return rule of shipping rule .*Havn parcels/,
+    ],
   ] as const) {
     await page.goto(`/#/settings/${path}`);
     await main.getByRole('button', { name: `Delete ${name}` }).click();
@@ -312,11 +344,24 @@ test('why this rule: an answer on screen is asked again when a rule under it is 
   const carriers = (await call('GET', '/carriers')) as { data: { id: string; senderAddressId: string }[] };
   let carrier = carriers.data[0];
   if (!carrier) {
-    const address = (await call('POST', '/sender-addresses', { name: 'Kaj 8', address1: 'Kajen 8', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
-    carrier = (await call('POST', '/carriers', { name: 'Havnens trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string; senderAddressId: string };
+    const address = (await call('POST', '/sender-addresses', { name: 'Kaj 8', address1: 'Kajen 8', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as {
+      id: string;
+    };
+    carrier = (await call('POST', '/carriers', { name: 'Havnens trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as {
+      id: string;
+      senderAddressId: string;
+    };
   }
   const rule = (name: string, receivingCountries: string[], conditions: unknown[]) =>
-    call('POST', '/shipping-rules', { name, carrierId: carrier.id, productId: 'local_parcel', services: [], senderAddressId: carrier.senderAddressId, receivingCountries, conditions });
+    call('POST', '/shipping-rules', {
+      name,
+      carrierId: carrier.id,
+      productId: 'local_parcel',
+      services: [],
+      senderAddressId: carrier.senderAddressId,
+      receivingCountries,
+      conditions,
+    });
   await rule('Greenland light', ['GL'], [{ type: 'weight', min: 0, max: 5, shippingPrice: 49, currency: 'DKK' }]);
   await rule('Greenland any', ['GL'], [{ type: 'flatRate', shippingPrice: 99, currency: 'DKK' }]);
   await signIn(page, owner.email, owner.password);

@@ -18,8 +18,16 @@ test.beforeEach(async ({ page }) => {
   // Each test calls through its own request context; the file's server keeps the organization.
   ({ call } = await seedOrganization(page.request, owner));
   if (!carrierId) {
-    const address = (await call('POST', '/sender-addresses', { name: 'Quay 4', address1: 'Kajen 4', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' })) as { id: string };
-    const carrier = (await call('POST', '/carriers', { name: 'Fjord trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
+    const address = (await call('POST', '/sender-addresses', {
+      name: 'Quay 4',
+      address1: 'Kajen 4',
+      zipcode: '8000',
+      city: 'Aarhus C',
+      countryCode: 'DK',
+    })) as { id: string };
+    const carrier = (await call('POST', '/carriers', { name: 'Fjord trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as {
+      id: string;
+    };
     carrierId = carrier.id;
     senderAddressId = address.id;
   }
@@ -117,7 +125,10 @@ test('shipment form: "Denmark" saves DK, an unknown country is refused at its fi
     await main.getByRole('button', { name: 'Create outbound shipment' }).click();
     await expect(main.getByRole('heading', { level: 1 })).toHaveText(/^Shipment SHP-\d+ /);
     const id = decodeURIComponent(new URL(page.url()).hash.replace('#/shipments/', ''));
-    const stored = (await call('GET', `/shipments/${id}`)) as { parties: { type: string; countryCode: string }[]; parcels: { orderLines: { countryOfOrigin: string }[] }[] };
+    const stored = (await call('GET', `/shipments/${id}`)) as {
+      parties: { type: string; countryCode: string }[];
+      parcels: { orderLines: { countryOfOrigin: string }[] }[];
+    };
     expect(stored.parties.map(({ type, countryCode }) => ({ type, countryCode }))).toEqual(
       expect.arrayContaining([
         { type: 'receiver', countryCode: 'DK' },
@@ -191,6 +202,8 @@ test('shipping rule: receiving countries as chips, "Every country" stores *', as
   await expect(chosen).toHaveText([/Every country/]);
   await dialog.getByRole('button', { name: 'Create shipping rule' }).click();
   await expect(dialog).toBeHidden();
-  const rules = (await call('GET', '/shipping-rules')) as { data: { name: string; receivingCountries: string[]; senderAddressId: string; carrierId: string }[] };
+  const rules = (await call('GET', '/shipping-rules')) as {
+    data: { name: string; receivingCountries: string[]; senderAddressId: string; carrierId: string }[];
+  };
   expect(rules.data.find((rule) => rule.name === 'Anywhere')).toMatchObject({ receivingCountries: ['*'], carrierId, senderAddressId });
 });

@@ -22,10 +22,13 @@ function findElectron(): { executablePath: string } | { missing: string } {
   const packageDir = join(root, 'node_modules', 'electron');
   const pathFile = join(packageDir, 'path.txt');
   if (!existsSync(pathFile)) {
-    return { missing: 'No Electron binary is installed (node_modules/electron/path.txt is missing: Electron downloads it on first use, which this machine cannot)' };
+    return {
+      missing: 'No Electron binary is installed (node_modules/electron/path.txt is missing: Electron downloads it on first use, which this machine cannot)',
+    };
   }
   const executablePath = join(process.env.ELECTRON_OVERRIDE_DIST_PATH ?? join(packageDir, 'dist'), readFileSync(pathFile, 'utf8').trim());
-  if (!existsSync(executablePath)) return { missing: `No Electron binary is installed (${executablePath}, named by node_modules/electron/path.txt, does not exist)` };
+  if (!existsSync(executablePath))
+    return { missing: `No Electron binary is installed (${executablePath}, named by node_modules/electron/path.txt, does not exist)` };
   return { executablePath };
 }
 
@@ -79,8 +82,11 @@ test('desktop app started with a command runs it and exits, without a window', a
   const dataDir = mkdtempSync(join(tmpdir(), 'shipdesk-electron-cli-'));
   const shipdesk = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(found.executablePath, [...switches, '.', ...args], { cwd: root, env: { ...process.env, SHIPDESK_DATA_DIR: dataDir }, timeout: 60_000 }, (error, stdout, stderr) =>
-        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        found.executablePath,
+        [...switches, '.', ...args],
+        { cwd: root, env: { ...process.env, SHIPDESK_DATA_DIR: dataDir }, timeout: 60_000 },
+        (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
   try {

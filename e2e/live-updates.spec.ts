@@ -9,7 +9,13 @@ import { seedOrganization, signIn } from './seed';
 test('the shipments list and a shipment page follow a send made by another client', async ({ page }) => {
   const owner = { orgName: 'Live Hall', name: 'Lis Live', email: 'lis@live.example', password: 'watching the list' };
   const { call } = await seedOrganization(page.request, owner);
-  const address = await call('POST', '/sender-addresses', { name: 'Live warehouse', address1: 'Kajvej 3', zipcode: '8000', city: 'Aarhus C', countryCode: 'DK' });
+  const address = await call('POST', '/sender-addresses', {
+    name: 'Live warehouse',
+    address1: 'Kajvej 3',
+    zipcode: '8000',
+    city: 'Aarhus C',
+    countryCode: 'DK',
+  });
   const carrier = await call('POST', '/carriers', { name: 'Live trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id });
   const newShipment = (reference: string) =>
     call('POST', '/shipments', {

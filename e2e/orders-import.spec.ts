@@ -29,7 +29,27 @@ const test = base.extend<object, { shopCertificate: ShopCertificate }>({
       const previous = process.env.NODE_EXTRA_CA_CERTS;
       // openssl comes with every Debian and with scripts/install-system-deps.sh.
       const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
       const certificate: ShopCertificate = { key: readFileSync(key), cert: readFileSync(cert) };
       // Added to the certificates the environment already trusts, not in their place.
       const bundle = join(dir, 'trusted.pem');
@@ -77,7 +97,11 @@ test('import CSV: good orders come in, a bad row is listed, the same file again 
   await expect(dialog).toContainText('orderChannelId');
 
   // A file the server refuses whole (an unknown column) says why, and imports nothing.
-  await dialog.getByLabel('CSV file').setInputFiles({ name: 'wrong.csv', mimeType: 'text/csv', buffer: Buffer.from(`orderNumber,orderChannelId,lineName,lineQuantity,colour\n1,${channel.id},Mug,1,red\n`) });
+  await dialog.getByLabel('CSV file').setInputFiles({
+    name: 'wrong.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`orderNumber,orderChannelId,lineName,lineQuantity,colour\n1,${channel.id},Mug,1,red\n`),
+  });
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   const refusal = dialog.getByRole('alert');
   await expect(refusal).toContainText('The file was not imported');
@@ -88,7 +112,11 @@ test('import CSV: good orders come in, a bad row is listed, the same file again 
   let importsSent = 0;
   const countImports = (request: { url(): string }) => void (importsSent += request.url().includes('/orders/import') ? 1 : 0);
   page.on('request', countImports);
-  const windows1252 = Buffer.concat([Buffer.from(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\n9001,${channel.id},S`), Buffer.from([0xf8]), Buffer.from('ren,Mug,1\n')]);
+  const windows1252 = Buffer.concat([
+    Buffer.from(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\n9001,${channel.id},S`),
+    Buffer.from([0xf8]),
+    Buffer.from('ren,Mug,1\n'),
+  ]);
   await dialog.getByLabel('CSV file').setInputFiles({ name: 'old-excel.csv', mimeType: 'text/csv', buffer: windows1252 });
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(refusal).toContainText('not UTF-8');
@@ -138,7 +166,11 @@ test('import CSV: good orders come in, a bad row is listed, the same file again 
 
   // A shop's export has no Shipdesk channel ids: the chosen channel takes its rows.
   await expect(dialog.getByLabel('Channel of the orders')).toHaveValue(channel.id);
-  await dialog.getByLabel('CSV file').setInputFiles({ name: 'shop-export.csv', mimeType: 'text/csv', buffer: Buffer.from('orderNumber,customerName,lineName,lineQuantity\n4001,Bo Berg,Mug,1\n') });
+  await dialog.getByLabel('CSV file').setInputFiles({
+    name: 'shop-export.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('orderNumber,customerName,lineName,lineQuantity\n4001,Bo Berg,Mug,1\n'),
+  });
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(dialog.getByRole('status').filter({ hasText: 'imported' })).toHaveText('1 order imported, 0 already there (skipped)');
   await dialog.getByRole('button', { name: 'Close dialog' }).click();
@@ -163,7 +195,8 @@ async function startFakeWooShop(certificate: ShopCertificate, orders: Record<str
   const server: Server = createHttpsServer(certificate, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://fake');
     if (url.pathname !== '/wp-json/wc/v3/orders') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"rest_no_route"}');
-    if (req.headers.authorization !== expected) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"woocommerce_rest_cannot_view"}');
+    if (req.headers.authorization !== expected)
+      return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"woocommerce_rest_cannot_view"}');
     res.writeHead(200, { 'content-type': 'application/json', 'x-wp-total': String(orders.length), 'x-wp-totalpages': '1' }).end(JSON.stringify(orders));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -194,7 +227,11 @@ test('get new orders: each shop synced in turn, with what it brought in or why i
     // The starter plan has room for two channels: the earlier test's CSV channel makes way (its orders stay).
     for (const old of (await api('GET', '/order-channels')).data as { id: string }[]) await api('DELETE', `/order-channels/${old.id}`);
     await api('POST', '/order-channels', { name: 'Corner Shop', type: 'woocommerce', config: { siteUrl: shop.siteUrl, ...fakeKeys } });
-    await api('POST', '/order-channels', { name: 'Closed Shop', type: 'woocommerce', config: { siteUrl: `https://127.0.0.1:${await closedPort()}`, ...fakeKeys } });
+    await api('POST', '/order-channels', {
+      name: 'Closed Shop',
+      type: 'woocommerce',
+      config: { siteUrl: `https://127.0.0.1:${await closedPort()}`, ...fakeKeys },
+    });
 
     await signIn(page, owner.email, owner.password);
     await openOrders(page);

@@ -6,10 +6,18 @@ import { seedOrganization, signIn } from './seed';
  * (the company name as the sender on new shipments), an order edited and then cancelled from its page,
  * and one typed in by mistake deleted.
  */
-test('organization details saved on the settings screen name the sender of new shipments; an order is edited and cancelled from its page, a mistaken one deleted', async ({ page }) => {
+test('organization details saved on the settings screen name the sender of new shipments; an order is edited and cancelled from its page, a mistaken one deleted', async ({
+  page,
+}) => {
   const owner = { orgName: 'Fjord Hall', name: 'Frida Fjord', email: 'frida@fjord.example', password: 'fjord fjord fjord' };
   const { orgId, call } = await seedOrganization(page.request, owner);
-  const address = (await call('POST', '/sender-addresses', { name: 'Fjord dock', address1: 'Kajen 1', zipcode: '9000', city: 'Aalborg', countryCode: 'DK' })) as { id: string };
+  const address = (await call('POST', '/sender-addresses', {
+    name: 'Fjord dock',
+    address1: 'Kajen 1',
+    zipcode: '9000',
+    city: 'Aalborg',
+    countryCode: 'DK',
+  })) as { id: string };
   const carrier = (await call('POST', '/carriers', { name: 'Fjord vans', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
   const channel = (await call('POST', '/order-channels', { name: 'Phone', type: 'manual', config: {} })) as { id: string };
   await signIn(page, owner.email, owner.password);
@@ -57,7 +65,16 @@ test('organization details saved on the settings screen name the sender of new s
     }
     const address = form.getByRole('group', { name: 'Shipping address' });
     await expect(address).toHaveAccessibleDescription('May be left empty. Once any of it is filled in, the fields marked required are needed.');
-    for (const label of ['Name (required)', 'Company', 'Address (required)', 'Address, second line', 'Postal code (required)', 'City (required)', 'Country (required)', 'Phone']) {
+    for (const label of [
+      'Name (required)',
+      'Company',
+      'Address (required)',
+      'Address, second line',
+      'Postal code (required)',
+      'City (required)',
+      'Country (required)',
+      'Phone',
+    ]) {
       await expect(address.getByLabel(label, { exact: true })).toBeVisible();
     }
     const line = form.getByRole('group', { name: 'Line 1' });
@@ -150,7 +167,10 @@ test('organization details saved on the settings screen name the sender of new s
 
   await test.step('cancel an order with a shipment not yet sent: the dialog says it goes too, and it does', async () => {
     const packed = await oleOrder('F-4', { name: 'Buoy', sku: 'BUOY-1', quantity: 1, weight: 1 });
-    const shipment = (await call('POST', `/orders/${packed.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' })) as { id: string; reference: string };
+    const shipment = (await call('POST', `/orders/${packed.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' })) as {
+      id: string;
+      reference: string;
+    };
     await page.goto(`/#/orders/${encodeURIComponent(packed.id)}`);
     await expect(heading).toHaveText('Order F-4 Processing');
     await main.getByRole('button', { name: 'Cancel order' }).click();

@@ -277,7 +277,18 @@ test.describe('a packing station at 1024 × 768', () => {
     const stationDefault = async () =>
       (await call('GET', '/printers')).data.find((printer: { name: string }) => printer.name === 'Station default') ??
       call('POST', '/printers', { name: 'Station default', driver: 'file', target: defaultDir, format: 'pdf', labelSize: '100X150', isDefault: true });
-    return { call, orgId, box, main, stationDefault, result: main.locator('.pack-result'), log: main.getByRole('table', { name: 'Scans this session, newest first' }), jobsOf, jobsOfOrder, danishOrder };
+    return {
+      call,
+      orgId,
+      box,
+      main,
+      stationDefault,
+      result: main.locator('.pack-result'),
+      log: main.getByRole('table', { name: 'Scans this session, newest first' }),
+      jobsOf,
+      jobsOfOrder,
+      danishOrder,
+    };
   }
 
   test('Send and print prints the label when the rule does not, and only once when it does', async ({ page }) => {
@@ -317,7 +328,16 @@ test.describe('a packing station at 1024 × 768', () => {
 
     await test.step('a rule that does not print labels by itself: the Pack screen prints it', async () => {
       const address = (await call('GET', '/sender-addresses')).data[0];
-      await call('POST', '/shipping-rules', { name: 'Norway, no printing', carrierId: carrier.id, productId: 'local_parcel', services: [], senderAddressId: address.id, receivingCountries: ['NO'], conditions: [], autoPrintLabels: false });
+      await call('POST', '/shipping-rules', {
+        name: 'Norway, no printing',
+        carrierId: carrier.id,
+        productId: 'local_parcel',
+        services: [],
+        senderAddressId: address.id,
+        receivingCountries: ['NO'],
+        conditions: [],
+        autoPrintLabels: false,
+      });
       const channel = (await call('GET', '/order-channels')).data[0];
       await call('POST', '/orders', {
         orderNumber: 'N-3001',
@@ -333,7 +353,7 @@ test.describe('a packing station at 1024 × 768', () => {
       expect(await jobsOfOrder('N-3001')).toMatchObject([{ status: 'done', printerId: stationDefault.id }]);
     });
 
-    await test.step("a rule that prints: its print only, never a second one from the Pack screen", async () => {
+    await test.step('a rule that prints: its print only, never a second one from the Pack screen', async () => {
       await danishOrder('A-1006');
       const before = labelFiles().length;
       await scan(page, 'A-1006');
@@ -387,7 +407,13 @@ test.describe('a packing station at 1024 × 768', () => {
   test('a printer whose print failed is not remembered; the next send prints where it should', async ({ page }) => {
     const { call, orgId, result, jobsOfOrder, danishOrder, stationDefault } = await openPack(page);
     const working = await stationDefault();
-    const unplugged = await call('POST', '/printers', { name: 'Unplugged desk', driver: 'file', target: `${defaultDir}-not-mounted`, format: 'pdf', labelSize: '100X150' });
+    const unplugged = await call('POST', '/printers', {
+      name: 'Unplugged desk',
+      driver: 'file',
+      target: `${defaultDir}-not-mounted`,
+      format: 'pdf',
+      labelSize: '100X150',
+    });
     const desk = (await call('GET', '/printers')).data.find((printer: { name: string }) => printer.name === 'Desk printer');
     const remembered = () => page.evaluate((key) => localStorage.getItem(key), `shipdesk.printer.${orgId}.pdf`);
     const dialog = page.getByRole('dialog', { name: 'Print' });

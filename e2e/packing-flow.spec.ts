@@ -414,7 +414,10 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
   await test.step('return: an inbound shipment back to the warehouse', async () => {
     await main.getByRole('group', { name: 'Shipment actions' }).getByRole('button', { name: 'Create return' }).click();
     // A return is a paid booking: it is asked for once more.
-    await page.getByRole('dialog', { name: `Create a return for ${ref}?` }).getByRole('button', { name: 'Create return' }).click();
+    await page
+      .getByRole('dialog', { name: `Create a return for ${ref}?` })
+      .getByRole('button', { name: 'Create return' })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Return made' });
     await expect(dialog).toContainText(`Return RET-${ref} Dispatched`);
     await expect(dialog.getByText(/Tracking number/)).toContainText(/NORD\d+/);
@@ -429,7 +432,13 @@ test('packing flow: set up, order, split, batch split, send, preview, print to C
     await expect(parties).toContainText(/Receiver\s*Main warehouse/);
     const returnId = decodeURIComponent(new URL(page.url()).hash.replace('#/shipments/', ''));
     const stored = await api.get(`/shipments/${returnId}`);
-    expect(stored).toMatchObject({ type: 'inbound', status: 'dispatched', reference: `RET-${ref}`, returnForShipmentId: shipment.id, carrierSettings: { productId: 'local_return' } });
+    expect(stored).toMatchObject({
+      type: 'inbound',
+      status: 'dispatched',
+      reference: `RET-${ref}`,
+      returnForShipmentId: shipment.id,
+      carrierSettings: { productId: 'local_return' },
+    });
   });
 
   // ── The lists afterwards ─────────────────────────────────────────────────────────────────────

@@ -40,7 +40,14 @@ async function setUp(request: APIRequestContext): Promise<World> {
   const { orgId, token, call } = await seedOrganization(request, { orgName: 'Jobs Hall', name: 'Jo Packer', email: EMAIL, password: PASSWORD });
   const address = await call('POST', '/sender-addresses', { name: 'Hall 2', address1: 'Havnevej 4', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
   const carrier = await call('POST', '/carriers', { name: 'Own vans', carrierSlug: 'local', config: {}, senderAddressId: address.id });
-  const station = await call('POST', '/printers', { name: 'Station 1 labels', driver: 'file', target: stationDir, format: 'pdf', labelSize: '100X150', isDefault: true });
+  const station = await call('POST', '/printers', {
+    name: 'Station 1 labels',
+    driver: 'file',
+    target: stationDir,
+    format: 'pdf',
+    labelSize: '100X150',
+    isDefault: true,
+  });
   await call('POST', '/printers', { name: 'Office A4', driver: 'file', target: officeDir, format: 'pdf', labelSize: 'A4' });
   const rule = await call('POST', '/shipping-rules', {
     name: 'Print at station 1',

@@ -14,7 +14,12 @@ test('print all: the label to the label printer, the A4 papers to the A4 printer
   const labelsDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-labels-'));
   const papersDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-papers-'));
   try {
-    const { call: api } = await seedOrganization(page.request, { orgName: 'Print Hall', name: 'Per Printer', email: 'per@print.example', password: 'a long password' });
+    const { call: api } = await seedOrganization(page.request, {
+      orgName: 'Print Hall',
+      name: 'Per Printer',
+      email: 'per@print.example',
+      password: 'a long password',
+    });
     const address = await api('POST', '/sender-addresses', { name: 'Hall 1', address1: 'Havnevej 2', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
     const carrier = await api('POST', '/carriers', { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id });
     await api('POST', '/printers', { name: 'Zebra desk 1', driver: 'file', target: labelsDir, format: 'pdf', labelSize: '100X150', isDefault: true });
@@ -34,7 +39,14 @@ test('print all: the label to the label printer, the A4 papers to the A4 printer
       type: 'outbound',
       carrierSettings: { carrierId: carrier.id, productId: 'local_parcel' },
       parties: [{ type: 'receiver', name: 'Kari Nordmann', address1: 'Karl Johans gate 1', postalCode: '0154', city: 'Oslo', countryCode: 'NO' }],
-      parcels: [{ weight: 2, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [{ sku: 'MUG-01', quantity: 2, description: 'Mug', unitPrice: 50, currency: 'DKK' }] }],
+      parcels: [
+        {
+          weight: 2,
+          weightUnit: 'kg',
+          dimensions: { length: 30, width: 20, height: 10 },
+          orderLines: [{ sku: 'MUG-01', quantity: 2, description: 'Mug', unitPrice: 50, currency: 'DKK' }],
+        },
+      ],
     });
     await api('PATCH', `/shipments/${shipment.id}`, { shippingRuleId: rule.id });
     const sent = await api('POST', `/shipments/${shipment.id}/send`);
@@ -75,7 +87,12 @@ test('a ZPL label: previewed as a drawing, printed on the office PDF printer', a
   const officeDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-office-'));
   try {
     // The file's server is set up once: the same owner as the test above (its printers may be there too).
-    const { call: api } = await seedOrganization(page.request, { orgName: 'Print Hall', name: 'Per Printer', email: 'per@print.example', password: 'a long password' });
+    const { call: api } = await seedOrganization(page.request, {
+      orgName: 'Print Hall',
+      name: 'Per Printer',
+      email: 'per@print.example',
+      password: 'a long password',
+    });
     const address = await api('POST', '/sender-addresses', { name: 'Hall 2', address1: 'Havnevej 4', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
     const carrier = await api('POST', '/carriers', { name: 'Own vans', carrierSlug: 'local', config: { labelFormat: 'zpl' }, senderAddressId: address.id });
     await api('POST', '/printers', { name: 'Office laser', driver: 'file', target: officeDir, format: 'pdf', labelSize: 'A4' });
@@ -111,7 +128,11 @@ test('a ZPL label: previewed as a drawing, printed on the office PDF printer', a
     await expect(dialog.getByRole('table', { name: 'Print jobs' }).getByRole('row').filter({ hasText: 'Label · ZPL' })).toContainText('Done');
     const files = readdirSync(officeDir);
     expect(files).toHaveLength(1);
-    expect(readFileSync(join(officeDir, files[0] as string)).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(join(officeDir, files[0] as string))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   } finally {
     rmSync(officeDir, { recursive: true, force: true });
   }
@@ -124,7 +145,12 @@ test('a ZPL label: previewed as a drawing, printed on the office PDF printer', a
 test('a new printer is tested from the Printers screen: the test label lands, an unreachable printer says why', async ({ page }) => {
   const hotFolder = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-test-label-'));
   try {
-    const { call: api } = await seedOrganization(page.request, { orgName: 'Print Hall', name: 'Per Printer', email: 'per@print.example', password: 'a long password' });
+    const { call: api } = await seedOrganization(page.request, {
+      orgName: 'Print Hall',
+      name: 'Per Printer',
+      email: 'per@print.example',
+      password: 'a long password',
+    });
     await api('POST', '/printers', { name: 'Dock A6 folder', driver: 'file', target: hotFolder, format: 'pdf', labelSize: 'A6' });
     await api('POST', '/printers', { name: 'Unplugged share', driver: 'file', target: join(hotFolder, 'not-mounted'), format: 'pdf', labelSize: 'A6' });
 
@@ -134,7 +160,11 @@ test('a new printer is tested from the Printers screen: the test label lands, an
     await expect(page.getByRole('status')).toContainText("Test label sent to 'Dock A6 folder'");
     const files = readdirSync(hotFolder).filter((name) => name.endsWith('.pdf'));
     expect(files).toHaveLength(1);
-    expect(readFileSync(join(hotFolder, files[0] as string)).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(join(hotFolder, files[0] as string))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
     await page.getByRole('button', { name: 'Print a test label on Unplugged share' }).click();
     const alert = page.getByRole('alert');

@@ -12,10 +12,7 @@ export interface Seeded {
   call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, data?: unknown): Promise<any>;
 }
 
-export async function seedOrganization(
-  request: APIRequestContext,
-  owner: { orgName: string; name: string; email: string; password: string },
-): Promise<Seeded> {
+export async function seedOrganization(request: APIRequestContext, owner: { orgName: string; name: string; email: string; password: string }): Promise<Seeded> {
   // On a file's shared server an earlier test may have set up already: then this logs in.
   await request.post('/setup', { data: owner });
   const login = await request.post('/auth/login', { data: { email: owner.email, password: owner.password } });

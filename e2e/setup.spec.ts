@@ -123,7 +123,12 @@ test('team members: the owner adds a packer, who signs in to the Pack screen; a 
 
 test('webhooks: a test call and the calls made, with why one failed', async ({ page }) => {
   // The file's server is shared: seeding sets it up when this test runs on its own, else signs in.
-  const { call: api } = await seedOrganization(page.request, { orgName: 'Acme Warehouse', name: 'Ann Packer', email: 'ann@acme.example', password: 'a long password' });
+  const { call: api } = await seedOrganization(page.request, {
+    orgName: 'Acme Warehouse',
+    name: 'Ann Packer',
+    email: 'ann@acme.example',
+    password: 'a long password',
+  });
   await api('POST', '/webhooks', { name: 'ERP', url: `http://127.0.0.1:${await closedPort()}/hook`, events: ['shipment.created'] });
   await signIn(page, 'ann@acme.example', 'a long password');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();

@@ -97,7 +97,10 @@ test('new shipment by hand, batch send from the list, cancel, a cancelled one re
     await page.goto(`/#/shipments/${encodeURIComponent(second.id)}`);
     await expect(heading).toHaveText(`Shipment ${second.reference} Dispatched`);
     await main.getByRole('button', { name: 'Cancel shipment' }).click();
-    await page.getByRole('dialog', { name: `Cancel ${second.reference}?` }).getByRole('button', { name: 'Cancel shipment' }).click();
+    await page
+      .getByRole('dialog', { name: `Cancel ${second.reference}?` })
+      .getByRole('button', { name: 'Cancel shipment' })
+      .click();
     await expect(heading).toHaveText(`Shipment ${second.reference} Cancelled`);
     expect(((await call('GET', `/shipments/${second.id}`)) as { status: string }).status).toBe('cancelled');
     expect(((await call('GET', `/shipments/${first.id}`)) as { status: string }).status).toBe('dispatched');

@@ -77,8 +77,17 @@ test('at 1024 × 768 every list shows its columns and row actions without scroll
     });
   }
   await call('POST', '/api-tokens', { name: `${LONG} label script`, scopes: ['read:shipments', 'write:shipments', 'read:orders', 'write:printers'] });
-  await call('POST', '/webhooks', { name: `${LONG} ERP`, url: `https://erp.example.com/hooks/shipdesk/${'a'.repeat(60)}`, events: ['shipment.created', 'shipment.dispatched', 'order.updated'] });
-  await call('POST', '/members', { email: 'bartholomew.alexander.christoffersen@narrow.example', name: LONG, role: 'packer', password: 'packer packer packer' });
+  await call('POST', '/webhooks', {
+    name: `${LONG} ERP`,
+    url: `https://erp.example.com/hooks/shipdesk/${'a'.repeat(60)}`,
+    events: ['shipment.created', 'shipment.dispatched', 'order.updated'],
+  });
+  await call('POST', '/members', {
+    email: 'bartholomew.alexander.christoffersen@narrow.example',
+    name: LONG,
+    role: 'packer',
+    password: 'packer packer packer',
+  });
   const order = await call('POST', '/orders', {
     orderNumber: 'N-1',
     orderChannelId: channel.id,
@@ -98,11 +107,35 @@ test('at 1024 × 768 every list shows its columns and row actions without scroll
     { path: '/print-jobs', title: 'Print jobs', table: 'Print jobs', row: shipment.reference, buttons: ['Retry', 'Print on another printer…'] },
     { path: '/orders', title: 'Orders', table: 'Orders', row: LONG, buttons: [] },
     { path: '/shipments', title: 'Shipments', table: 'Shipments', row: shipment.reference, buttons: [] },
-    { path: '/settings/shipping-rules', title: 'Shipping rules', table: 'Shipping rules', row: `${LONG} over 500 DKK`, buttons: [`Edit ${LONG} over 500 DKK`, `Delete ${LONG} over 500 DKK`] },
+    {
+      path: '/settings/shipping-rules',
+      title: 'Shipping rules',
+      table: 'Shipping rules',
+      row: `${LONG} over 500 DKK`,
+      buttons: [`Edit ${LONG} over 500 DKK`, `Delete ${LONG} over 500 DKK`],
+    },
     { path: '/settings/printers', title: 'Printers', table: 'Printers', row: `${LONG} station`, buttons: [`Edit ${LONG} station`, `Delete ${LONG} station`] },
-    { path: '/settings/api-tokens', title: 'API tokens', table: 'API tokens', row: `${LONG} label script`, buttons: [`Rename ${LONG} label script`, `Revoke ${LONG} label script`] },
-    { path: '/settings/sender-addresses', title: 'Sender addresses', table: 'Sender addresses', row: `${LONG} warehouse`, buttons: [`Delete ${LONG} warehouse`] },
-    { path: '/settings/order-channels', title: 'Order channels', table: 'Order channels', row: `${LONG} phone orders`, buttons: [`Delete ${LONG} phone orders`] },
+    {
+      path: '/settings/api-tokens',
+      title: 'API tokens',
+      table: 'API tokens',
+      row: `${LONG} label script`,
+      buttons: [`Rename ${LONG} label script`, `Revoke ${LONG} label script`],
+    },
+    {
+      path: '/settings/sender-addresses',
+      title: 'Sender addresses',
+      table: 'Sender addresses',
+      row: `${LONG} warehouse`,
+      buttons: [`Delete ${LONG} warehouse`],
+    },
+    {
+      path: '/settings/order-channels',
+      title: 'Order channels',
+      table: 'Order channels',
+      row: `${LONG} phone orders`,
+      buttons: [`Delete ${LONG} phone orders`],
+    },
     { path: '/settings/carriers', title: 'Carriers', table: 'Carriers', row: `${LONG} vans`, buttons: [`Delete ${LONG} vans`] },
     { path: '/settings/team-members', title: 'Team members', table: 'Team members', row: LONG, buttons: [`Edit ${LONG}`, `Remove ${LONG}`] },
     { path: '/settings/webhooks', title: 'Webhooks', table: 'Webhooks', row: `${LONG} ERP`, buttons: [`Delete ${LONG} ERP`] },
@@ -113,7 +146,8 @@ test('at 1024 × 768 every list shows its columns and row actions without scroll
       await expect(heading).toHaveText(screen.title);
       const row = main.getByRole('table', { name: screen.table, exact: true }).getByRole('row').filter({ hasText: screen.row });
       await expect(row).toHaveCount(1);
-      for (const name of screen.buttons) await expect.soft(row.getByRole('button', { name, exact: true }), `${screen.title}: ${name}`).toBeInViewport({ ratio: 1, timeout: 2000 });
+      for (const name of screen.buttons)
+        await expect.soft(row.getByRole('button', { name, exact: true }), `${screen.title}: ${name}`).toBeInViewport({ ratio: 1, timeout: 2000 });
       await expectFitsWidth(page, screen.title);
     });
   }

@@ -9,7 +9,13 @@ import { seedOrganization, signIn } from './seed';
 test('a viewer sees shipments, orders and their documents read-only, with the reason, and Pack tells them it is not theirs', async ({ page }) => {
   const owner = { orgName: 'Glass Hall', name: 'Gro Glass', email: 'gro@glass.example', password: 'glass glass glass' };
   const { call } = await seedOrganization(page.request, owner);
-  const address = (await call('POST', '/sender-addresses', { name: 'Glass dock', address1: 'Havnen 3', zipcode: '5000', city: 'Odense', countryCode: 'DK' })) as { id: string };
+  const address = (await call('POST', '/sender-addresses', {
+    name: 'Glass dock',
+    address1: 'Havnen 3',
+    zipcode: '5000',
+    city: 'Odense',
+    countryCode: 'DK',
+  })) as { id: string };
   const carrier = (await call('POST', '/carriers', { name: 'Glass vans', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
   const channel = (await call('POST', '/order-channels', { name: 'Phone', type: 'manual', config: {} })) as { id: string };
   const order = (await call('POST', '/orders', {
@@ -18,7 +24,10 @@ test('a viewer sees shipments, orders and their documents read-only, with the re
     shippingAddress: { name: 'Vera Vik', address1: 'Strandvej 9', city: 'Aarhus C', postalCode: '8000', countryCode: 'DK' },
     orderLines: [{ name: 'Vase', sku: 'VASE-1', quantity: 2, weight: 1 }],
   })) as { id: string };
-  const shipment = (await call('POST', `/orders/${order.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' })) as { id: string; reference: string };
+  const shipment = (await call('POST', `/orders/${order.id}/shipments`, { carrierId: carrier.id, productId: 'local_parcel' })) as {
+    id: string;
+    reference: string;
+  };
   await call('POST', `/shipments/${shipment.id}/send`, {});
   await call('POST', '/members', { email: 'vic@glass.example', name: 'Vic Viewer', role: 'viewer', password: 'viewer viewer viewer' });
 

@@ -98,13 +98,19 @@ describe('the CLI', () => {
   }, 60_000);
 
   it('imports orders from a CSV file for an organization, like the API; a missing file or organization is an error body', async () => {
-    const init = JSON.parse((await cli('init', '--org', 'Csv Hall', '--email', 'csv@example.com', '--password', 'a long password', '--token')).stdout) as { orgId: string; token: string };
+    const init = JSON.parse((await cli('init', '--org', 'Csv Hall', '--email', 'csv@example.com', '--password', 'a long password', '--token')).stdout) as {
+      orgId: string;
+      token: string;
+    };
     // The channel, made on the same data folder as the app would make it.
     const app = createAppContext({ dataDir: dir });
     const channel = createOrderChannel(app, init.orgId, { name: 'Nightly', type: 'csv', config: {} });
     app.close();
     const file = join(dir, 'orders.csv');
-    writeFileSync(file, `orderNumber;orderChannelId;customerName;lineName;lineQuantity;lineWeight\nN-1;${channel.id};Åse;Mug;2;0,4\nN-2;${channel.id};Bo;Tea;0;1\n`);
+    writeFileSync(
+      file,
+      `orderNumber;orderChannelId;customerName;lineName;lineQuantity;lineWeight\nN-1;${channel.id};Åse;Mug;2;0,4\nN-2;${channel.id};Bo;Tea;0;1\n`,
+    );
     const run = await cli('orders', 'import', init.orgId, file);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ created: 1, skipped: 0, errors: [{ row: 3, message: expect.stringContaining('lineQuantity') }] });
@@ -132,16 +138,26 @@ describe('the CLI', () => {
   }, 60_000);
 
   it('refuses a CSV file that is not UTF-8 instead of importing its names garbled', async () => {
-    const init = JSON.parse((await cli('init', '--org', 'Latin Hall', '--email', 'latin@example.com', '--password', 'a long password')).stdout) as { orgId: string };
+    const init = JSON.parse((await cli('init', '--org', 'Latin Hall', '--email', 'latin@example.com', '--password', 'a long password')).stdout) as {
+      orgId: string;
+    };
     const app = createAppContext({ dataDir: dir });
     const channel = createOrderChannel(app, init.orgId, { name: 'Old Excel', type: 'csv', config: {} });
     app.close();
     // Excel's plain "CSV" is Windows-1252: the ø of Søren is the one byte 0xF8.
     const file = join(dir, 'windows-1252.csv');
-    writeFileSync(file, Buffer.concat([Buffer.from(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\nW-1,${channel.id},S`), Buffer.from([0xf8]), Buffer.from('ren,Mug,1\n')]));
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from(`orderNumber,orderChannelId,customerName,lineName,lineQuantity\nW-1,${channel.id},S`),
+        Buffer.from([0xf8]),
+        Buffer.from('ren,Mug,1\n'),
+      ]),
+    );
     const run = await cli('orders', 'import', init.orgId, file);
     expect([run.code, run.stdout]).toEqual([1, '']);
-    const message = 'The CSV file is not UTF-8 text (line 2 has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs';
+    const message =
+      'The CSV file is not UTF-8 text (line 2 has a character that cannot be read); save it as "CSV UTF-8" in Excel, or as UTF-8 in other programs';
     expect(cliErrorBody(run)).toMatchObject({ code: 'VALIDATION_FAILED', message, details: [{ path: '<file.csv>', message }] });
 
     // The same file saved as "CSV UTF-8" (with the byte-order mark Excel writes) imports as it is.
@@ -154,7 +170,9 @@ describe('the CLI', () => {
   }, 60_000);
 
   it('gives an organization extra carriers: the limit and the usage show them; 0 takes them away', async () => {
-    const init = JSON.parse((await cli('init', '--org', 'Add-on Hall', '--email', 'addon@example.com', '--password', 'a long password')).stdout) as { orgId: string };
+    const init = JSON.parse((await cli('init', '--org', 'Add-on Hall', '--email', 'addon@example.com', '--password', 'a long password')).stdout) as {
+      orgId: string;
+    };
     const usage = () => {
       const app = createAppContext({ dataDir: dir });
       try {
@@ -171,7 +189,9 @@ describe('the CLI', () => {
     expect(usage()).toMatchObject({ limits: { carriers: { limit: 5 } }, addOns: [{ type: 'extra_carrier', quantity: 2, unitPrice: 4900, totalPrice: 9800 }] });
 
     // Setting it again replaces it, never adds a second row.
-    expect(JSON.parse((await cli('org', 'set-add-on', init.orgId, 'extra_carrier', '1')).stdout).addOns).toEqual([{ type: 'extra_carrier', quantity: 1, unitPrice: 0, totalPrice: 0 }]);
+    expect(JSON.parse((await cli('org', 'set-add-on', init.orgId, 'extra_carrier', '1')).stdout).addOns).toEqual([
+      { type: 'extra_carrier', quantity: 1, unitPrice: 0, totalPrice: 0 },
+    ]);
     expect(usage().limits.carriers.limit).toBe(4);
     expect(JSON.parse((await cli('org', 'set-add-on', init.orgId, 'extra_carrier', '0')).stdout).addOns).toEqual([]);
     expect(usage()).toMatchObject({ limits: { carriers: { limit: 3 } }, addOns: [] });

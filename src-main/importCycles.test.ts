@@ -63,7 +63,10 @@ it('has no import cycles in src-main, src-shared or src-renderer', () => {
   for (const file of folders.flatMap((folder) => sourceFiles(join(root, folder)))) {
     const text = readFileSync(file, 'utf8');
     const targets = [...text.matchAll(importPattern)].map((match) => resolveImport(file, match[1] as string));
-    graph.set(file, targets.filter((target): target is string => target !== null && /\.tsx?$/.test(target)));
+    graph.set(
+      file,
+      targets.filter((target): target is string => target !== null && /\.tsx?$/.test(target)),
+    );
   }
   expect(graph.size).toBeGreaterThan(200);
   expect(cycles(graph)).toEqual([]);

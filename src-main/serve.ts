@@ -78,7 +78,12 @@ try {
 } catch (error) {
   // One line a person can act on (a taken port, a bad option, a database from a newer Shipdesk), not a stack.
   const code = (error as { code?: string }).code;
-  const message = code === 'EADDRINUSE' ? `the port is already in use (${(error as Error).message}); stop the other Shipdesk or choose another port with --port` : error instanceof Error ? error.message : String(error);
+  const message =
+    code === 'EADDRINUSE'
+      ? `the port is already in use (${(error as Error).message}); stop the other Shipdesk or choose another port with --port`
+      : error instanceof Error
+        ? error.message
+        : String(error);
   console.error(`Shipdesk could not start: ${message}`);
   process.exit(1);
 }

@@ -8,9 +8,7 @@ import { z } from 'zod';
  */
 export const FULL_CHECK_CONTAINERS = 2_000;
 
-export type BoundedParse<T> =
-  | { success: true; data: T }
-  | { success: false; issues: Iterable<z.core.$ZodIssue> };
+export type BoundedParse<T> = { success: true; data: T } | { success: false; issues: Iterable<z.core.$ZodIssue> };
 
 /**
  * `schema.safeParse(value)` whose cost on a bad body is bounded by the body's size rather than by

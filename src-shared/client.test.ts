@@ -58,9 +58,7 @@ describe('typed client over HTTP', () => {
     expect(notFound.code).toBe('ADDRESS_NOT_FOUND');
     expect(notFound.status).toBe(404);
 
-    const invalid = await apiErrorOf(
-      client.call('senderAddresses.create', { params: { orgId }, body: { ...senderAddressBody(), countryCode: 'XX' } }),
-    );
+    const invalid = await apiErrorOf(client.call('senderAddresses.create', { params: { orgId }, body: { ...senderAddressBody(), countryCode: 'XX' } }));
     expect(invalid.code).toBe('VALIDATION_FAILED');
     expect(invalid.details?.[0]?.path).toBe('body.countryCode');
   });
@@ -85,9 +83,7 @@ describe('typed client over HTTP', () => {
   });
 
   it('maps a non-Shipdesk error page onto a code from its status', async () => {
-    const proxy = createClient(
-      httpTransport({ baseUrl: 'http://proxy.invalid', fetch: async () => new Response('<h1>Bad gateway</h1>', { status: 502 }) }),
-    );
+    const proxy = createClient(httpTransport({ baseUrl: 'http://proxy.invalid', fetch: async () => new Response('<h1>Bad gateway</h1>', { status: 502 }) }));
     const error = await apiErrorOf(proxy.call('system.health'));
     expect(error.code).toBe('INTERNAL_ERROR');
     const gone = createClient(httpTransport({ baseUrl: 'http://proxy.invalid', fetch: async () => new Response('nope', { status: 404 }) }));

@@ -13,17 +13,13 @@ import type { IpcCallInput, IpcEnvelope } from './ipc';
 export type Transport = (op: AnyOperation, input: IpcCallInput) => Promise<unknown>;
 
 /** Operations whose input is all optional (health, lists without params) may be called without one. */
-type InputArgs<Id extends OperationId> = object extends InputOf<OperationById<Id>>
-  ? [input?: InputOf<OperationById<Id>>]
-  : [input: InputOf<OperationById<Id>>];
+type InputArgs<Id extends OperationId> = object extends InputOf<OperationById<Id>> ? [input?: InputOf<OperationById<Id>>] : [input: InputOf<OperationById<Id>>];
 
 /**
  * What `call` resolves with: the response schema's type, or the bytes for a document operation.
  * (Takes effect for operations whose `responseKind` is typed as the literal 'binary'.)
  */
-export type ClientResponseOf<Id extends OperationId> = OperationById<Id> extends { responseKind: 'binary' }
-  ? BinaryResponse
-  : ResponseOf<OperationById<Id>>;
+export type ClientResponseOf<Id extends OperationId> = OperationById<Id> extends { responseKind: 'binary' } ? BinaryResponse : ResponseOf<OperationById<Id>>;
 
 export interface ShipdeskClient {
   call<Id extends OperationId>(id: Id, ...input: InputArgs<Id>): Promise<ClientResponseOf<Id>>;

@@ -90,11 +90,7 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly errors: CarrierErrorItem[] | undefined;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[] } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[] } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;

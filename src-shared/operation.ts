@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { requiredScope, type HttpMethod, type Resource, type Scope } from './scopes';
 
 /** Names of the `{placeholders}` in a path template. */
-export type PathParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
-  ? Name | PathParamNames<Rest>
-  : never;
+export type PathParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParamNames<Rest> : never;
 
 /**
  * One operation of the API. HTTP routes, IPC handlers, the OpenAPI document and the typed client

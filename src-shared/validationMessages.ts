@@ -7,7 +7,11 @@ import { z } from 'zod';
 type Issue = Parameters<z.core.$ZodErrorMap>[0];
 
 const noun = (origin: unknown, count: number) =>
-  origin === 'string' ? `${count} character${count === 1 ? '' : 's'}` : origin === 'array' || origin === 'set' ? `${count} item${count === 1 ? '' : 's'}` : String(count);
+  origin === 'string'
+    ? `${count} character${count === 1 ? '' : 's'}`
+    : origin === 'array' || origin === 'set'
+      ? `${count} item${count === 1 ? '' : 's'}`
+      : String(count);
 
 export function plainMessage(issue: Issue): string | undefined {
   switch (issue.code) {
@@ -38,7 +42,10 @@ export function plainMessage(issue: Issue): string | undefined {
       return 'Not one of the accepted forms';
     case 'unrecognized_keys': {
       // zod's own wording joins every key: 80 000 of them made a 1 MB message nobody reads.
-      const shown = issue.keys.slice(0, 5).map((key) => `"${key}"`).join(', ');
+      const shown = issue.keys
+        .slice(0, 5)
+        .map((key) => `"${key}"`)
+        .join(', ');
       return issue.keys.length === 1 ? `Unknown field ${shown}` : `Unknown fields ${shown}${issue.keys.length > 5 ? ` and ${issue.keys.length - 5} more` : ''}`;
     }
     default:

@@ -21,9 +21,7 @@ export function sequentialClient(baseUrl: string, headers: Record<string, string
       const outgoing = request({ host: url.hostname, port: url.port, path, method: 'GET', headers, agent }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }),
-        );
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
         response.on('error', reject);
       });
       outgoing.setTimeout(30_000, () => outgoing.destroy(new Error(`GET ${path} took over 30 s`)));

@@ -1,11 +1,4 @@
-import {
-  documentFormats,
-  labelSizes,
-  type CarrierField,
-  type CarrierProduct,
-  type DocumentFormat,
-  type LabelSize,
-} from '../../src-shared/schemas/carrier';
+import { documentFormats, labelSizes, type CarrierField, type CarrierProduct, type DocumentFormat, type LabelSize } from '../../src-shared/schemas/carrier';
 import { renderLabel, type LabelRenderOptions } from '../documents/label';
 import type {
   BookingRequest,
@@ -207,7 +200,13 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
 }
 
 /** One parcel's label; the same drawing at booking and when it is drawn again in another format. */
-async function drawLabel(context: LabelRedrawContext, request: BookingRequest, parcelId: string, label: LabelSpec, options: LabelRenderOptions = {}): Promise<Buffer> {
+async function drawLabel(
+  context: LabelRedrawContext,
+  request: BookingRequest,
+  parcelId: string,
+  label: LabelSpec,
+  options: LabelRenderOptions = {},
+): Promise<Buffer> {
   const index = request.parcels.findIndex((parcel) => parcel.parcelId === parcelId);
   const parcel = request.parcels[index];
   if (!parcel) throw new Error(`Parcel ${parcelId} is not part of shipment ${request.reference}`);
@@ -250,7 +249,9 @@ export const localCarrier: CarrierAdapter = {
   redrawLabel: (context, request, parcelId, label) => drawLabel(context, request, parcelId, label, { embedFont: true }),
   // Nobody else holds the booking: voiding it is only noted, in logs[] as the booking was.
   void: async (_context, booking) => ({
-    calls: [{ request: { operation: 'void', trackingNumber: booking.trackingNumber }, response: { voided: true }, statusCode: null, error: null, durationMs: 0 }],
+    calls: [
+      { request: { operation: 'void', trackingNumber: booking.trackingNumber }, response: { voided: true }, statusCode: null, error: null, durationMs: 0 },
+    ],
   }),
   track: async (_context, trackingNumber) => ({ trackingNumber, events: [] }),
 };

@@ -3,16 +3,7 @@
  * which refuses anything else) and the desktop app (cli/invocation.ts, which runs a command instead
  * of opening its window) go by. Kept free of imports so the app's start-up can read it cheaply.
  */
-export const CLI_COMMANDS = [
-  'init',
-  'org set-plan',
-  'org set-add-on',
-  'member add',
-  'user set-password',
-  'orders import',
-  'backup',
-  'restore',
-] as const;
+export const CLI_COMMANDS = ['init', 'org set-plan', 'org set-add-on', 'member add', 'user set-password', 'orders import', 'backup', 'restore'] as const;
 
 /** What asks for the usage text instead of a command: `shipdesk --help`, `-h` or `help`. */
 export const CLI_HELP_WORDS: readonly string[] = ['--help', '-h', 'help'];

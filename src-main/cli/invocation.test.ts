@@ -6,7 +6,14 @@ describe('cliInvocation', () => {
   it('passes a command, with everything after it, to the CLI', () => {
     expect(cliInvocation(['backup', '/tmp/copy.sqlite'])).toEqual(['backup', '/tmp/copy.sqlite']);
     expect(cliInvocation(['org', 'set-plan', 'org_1', 'pro'])).toEqual(['org', 'set-plan', 'org_1', 'pro']);
-    expect(cliInvocation(['user', 'set-password', '--email', 'a@b.dk', '--password', 'x'])).toEqual(['user', 'set-password', '--email', 'a@b.dk', '--password', 'x']);
+    expect(cliInvocation(['user', 'set-password', '--email', 'a@b.dk', '--password', 'x'])).toEqual([
+      'user',
+      'set-password',
+      '--email',
+      'a@b.dk',
+      '--password',
+      'x',
+    ]);
   });
 
   it("leaves out Chromium's and the OS's switches before the command", () => {

@@ -47,7 +47,11 @@ describe('shipdesk restore', () => {
     const run = await cli('restore', backup);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as { restored: string; database: string; previous: string };
-    expect(result).toEqual({ restored: backup, database: databaseFile(dir), previous: expect.stringMatching(/shipdesk\.sqlite\.before-restore-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/) });
+    expect(result).toEqual({
+      restored: backup,
+      database: databaseFile(dir),
+      previous: expect.stringMatching(/shipdesk\.sqlite\.before-restore-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$/),
+    });
 
     expect(readPlan(databaseFile(dir), orgId)).toBe('starter');
     expect(readPlan(result.previous, orgId)).toBe('pro');
@@ -75,7 +79,9 @@ describe('shipdesk restore', () => {
     const old = join(dir, 'older.sqlite');
     const newest = readJournal(defaultMigrationsFolder).entries.at(-1)?.tag ?? '';
     const db = openDatabase(old, { migrationsFolder: migrationsBefore(dir, newest) });
-    db.$client.prepare("INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_old', 'Old Hall', 'old-hall', ?, ?)").run('2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z');
+    db.$client
+      .prepare("INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_old', 'Old Hall', 'old-hall', ?, ?)")
+      .run('2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z');
     db.$client.close();
 
     const run = await cli('restore', old);
@@ -188,7 +194,9 @@ describe('shipdesk restore', () => {
     writeFileSync(databaseFile(dir), randomBytes(100_000));
     const refused = await cli('backup', join(dir, 'copy.sqlite'));
     expect(refused.code).toBe(1);
-    expect(cliErrorBody(refused).message).toMatch(/cannot be read: it is damaged or is not a Shipdesk database \(file is not a database\).*No daily backup of it was found/);
+    expect(cliErrorBody(refused).message).toMatch(
+      /cannot be read: it is damaged or is not a Shipdesk database \(file is not a database\).*No daily backup of it was found/,
+    );
     expect(existsSync(join(dir, 'copy.sqlite'))).toBe(false);
   });
 });

@@ -130,7 +130,8 @@ async function memberAdd(app: AppContext, args: string[]): Promise<unknown> {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length !== 1) throw new ApiError('BAD_REQUEST', 'Usage: member add <orgId> --email <email> --role <role> [--name <name>] [--password <password>]');
+  if (positionals.length !== 1)
+    throw new ApiError('BAD_REQUEST', 'Usage: member add <orgId> --email <email> --role <role> [--name <name>] [--password <password>]');
   const orgId = parse(z.string().min(1), positionals[0]);
   findOrgRow(app.db, orgId);
   return operation(app, 'members.create', { params: { orgId }, body: values }, '--');
@@ -261,10 +262,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     // What is not an API error is a refusal worded for the operator (a mistyped command line, a
     // damaged or locked database, an unreadable backup): its message is the answer.
-    const apiError =
-      error instanceof ApiError
-        ? error
-        : new ApiError('BAD_REQUEST', error instanceof Error ? error.message : String(error));
+    const apiError = error instanceof ApiError ? error : new ApiError('BAD_REQUEST', error instanceof Error ? error.message : String(error));
     console.error(JSON.stringify(apiError.toBody()));
     return apiError.status >= 500 ? 2 : 1;
   }

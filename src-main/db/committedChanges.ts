@@ -35,10 +35,7 @@ interface ChangeRow {
  * created inside one would vanish with a rollback). `onCommitted` runs right after COMMIT, on the
  * committing turn: it must only queue work, never do it.
  */
-export function noteCommittedChanges(
-  client: Database.Database,
-  onCommitted: (changes: CommittedChange[], truncated: boolean) => void,
-): void {
+export function noteCommittedChanges(client: Database.Database, onCommitted: (changes: CommittedChange[], truncated: boolean) => void): void {
   // Saves the DELETE on commits that changed no status (most of them): set by the triggers, cleared on take.
   let noted = false;
   client.function('shipdesk_change_noted', { deterministic: false }, () => {
@@ -74,9 +71,7 @@ export function noteCommittedChanges(
       SELECT shipdesk_change_noted();
     END;
   `);
-  const read = client.prepare<[number]>(
-    'SELECT kind, org_id, subject_id, status, previous_status, error FROM committed_changes ORDER BY seq LIMIT ?',
-  );
+  const read = client.prepare<[number]>('SELECT kind, org_id, subject_id, status, previous_status, error FROM committed_changes ORDER BY seq LIMIT ?');
   const clear = client.prepare('DELETE FROM committed_changes');
 
   watchCommits<{ rows: ChangeRow[]; truncated: boolean } | null>(client, {

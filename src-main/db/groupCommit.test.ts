@@ -92,7 +92,11 @@ describe('group commit through the HTTP door', () => {
           t
             .request('POST', path, { body: shipmentBody(i === 7 ? 'car_missing' : carrierId) })
             // Read from another connection the moment the answer arrives: a 201 is already committed.
-            .then((response) => ({ status: response.status, id: response.body.id as string | undefined, seen: response.body.id ? onDisk.get(response.body.id) : 0 })),
+            .then((response) => ({
+              status: response.status,
+              id: response.body.id as string | undefined,
+              seen: response.body.id ? onDisk.get(response.body.id) : 0,
+            })),
         ),
       );
       expect(answers.filter((answer) => answer.status === 201)).toHaveLength(19);

@@ -20,10 +20,14 @@ it('0005 keeps every member and starts updated_at at created_at', () => {
   const at = '2026-01-02T03:04:05.000Z';
   old.$client.prepare("INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_a', 'A', 'a', ?, ?)").run(at, at);
   old.$client
-    .prepare("INSERT INTO users (id, name, email, password_hash, created_at, updated_at) VALUES ('usr_a', 'Ann', 'ann@a.example', 'x', ?, ?), ('usr_b', 'Bo', 'bo@a.example', 'x', ?, ?)")
+    .prepare(
+      "INSERT INTO users (id, name, email, password_hash, created_at, updated_at) VALUES ('usr_a', 'Ann', 'ann@a.example', 'x', ?, ?), ('usr_b', 'Bo', 'bo@a.example', 'x', ?, ?)",
+    )
     .run(at, at, at, at);
   old.$client
-    .prepare("INSERT INTO org_members (org_id, user_id, role, created_at) VALUES ('org_a', 'usr_a', 'owner', ?), ('org_a', 'usr_b', 'packer', '2026-02-01T00:00:00.000Z')")
+    .prepare(
+      "INSERT INTO org_members (org_id, user_id, role, created_at) VALUES ('org_a', 'usr_a', 'owner', ?), ('org_a', 'usr_b', 'packer', '2026-02-01T00:00:00.000Z')",
+    )
     .run(at);
   old.$client.close();
 
@@ -32,7 +36,9 @@ it('0005 keeps every member and starts updated_at at created_at', () => {
     { org_id: 'org_a', user_id: 'usr_a', role: 'owner', created_at: at, updated_at: at },
     { org_id: 'org_a', user_id: 'usr_b', role: 'packer', created_at: '2026-02-01T00:00:00.000Z', updated_at: '2026-02-01T00:00:00.000Z' },
   ]);
-  const indexes = db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'org_members' AND sql IS NOT NULL ORDER BY name").all();
+  const indexes = db.$client
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'org_members' AND sql IS NOT NULL ORDER BY name")
+    .all();
   expect(indexes).toEqual([{ name: 'org_members_org_created' }, { name: 'org_members_user' }]);
   expect(db.$client.pragma('foreign_key_check')).toEqual([]);
   db.$client.close();

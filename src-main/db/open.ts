@@ -11,7 +11,6 @@ import { ensurePrivateFolder } from '../platform/privateFolder';
 import { appRoot } from '../platform/appRoot';
 import { casefold } from './search';
 
-
 /** Found from the app's folder, so the bundles in out/main (serve, cli) find them as sources do. */
 export const defaultMigrationsFolder = join(appRoot(), 'src-main', 'db', 'migrations');
 
@@ -69,9 +68,7 @@ export class NewerDatabaseError extends Error {}
  * written by a newer Shipdesk, and opening it here could corrupt it.
  */
 export function refuseNewerDatabase(client: Database.Database, migrationsFolder: string): void {
-  const table = client
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
-    .get();
+  const table = client.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
   if (!table) return;
   const known = readJournal(migrationsFolder).entries;
   const newestKnown = Math.max(0, ...known.map((entry) => entry.when));

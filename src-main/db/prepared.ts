@@ -54,7 +54,10 @@ function rowInsertOf(db: ReadDb, table: SQLiteTable): RowInsert {
     }
     // Wrapped in sql``, a placeholder stays a bare parameter: the values are encoded by insertRows.
     const values = Object.fromEntries(Object.keys(byName).map((name) => [name, sql`${sql.placeholder(name)}`]));
-    const query = root.insert(table).values(values as SQLiteInsertValue<SQLiteTable>).toSQL();
+    const query = root
+      .insert(table)
+      .values(values as SQLiteInsertValue<SQLiteTable>)
+      .toSQL();
     const columns = query.params.map((param): [string, SQLiteColumn] => {
       const { name } = param as Placeholder;
       return [name, byName[name] as SQLiteColumn];

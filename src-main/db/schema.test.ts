@@ -38,7 +38,10 @@ describe('schema and migrations', () => {
     // New columns must be recorded too, so the next change is checked against them.
     const recorded = Object.entries(tables).flatMap(([table, columns]) => Object.keys(columns).map((c) => `${table}.${c}`));
     const known = new Set(Object.entries(committed.tables).flatMap(([table, columns]) => Object.keys(columns).map((c) => `${table}.${c}`)));
-    expect(recorded.filter((c) => !known.has(c)), 'run npm run db:snapshot').toEqual([]);
+    expect(
+      recorded.filter((c) => !known.has(c)),
+      'run npm run db:snapshot',
+    ).toEqual([]);
   });
 
   it('has migrations matching schema.ts (no column missing from the generated SQL)', () => {

@@ -50,8 +50,12 @@ export const users = sqliteTable('users', {
 export const orgMembers = sqliteTable(
   'org_members',
   {
-    orgId: text('org_id').notNull().references(() => orgs.id),
-    userId: text('user_id').notNull().references(() => users.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
     role: text('role').notNull(),
     createdAt: createdAt(),
     /** When the role last changed (added by migration 0005; earlier members start at created_at). */
@@ -69,13 +73,17 @@ export const apiTokens = sqliteTable(
   'api_tokens',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     name: text('name').notNull(),
     /** SHA-256 hex of the full token; the token itself is never stored. */
     tokenHash: text('token_hash').notNull().unique(),
     tokenPrefix: text('token_prefix').notNull(),
     scopes: json<string[]>('scopes').notNull(),
-    createdBy: text('created_by').notNull().references(() => users.id),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => users.id),
     lastUsedAt: text('last_used_at'),
     expiresAt: text('expires_at'),
     revokedAt: text('revoked_at'),
@@ -88,7 +96,9 @@ export const senderAddresses = sqliteTable(
   'sender_addresses',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     name: text('name').notNull(),
     attContact: text('att_contact').notNull().default(''),
     address1: text('address1').notNull(),
@@ -111,7 +121,9 @@ export const carriers = sqliteTable(
   'carriers',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     name: text('name').notNull(),
     carrierSlug: text('carrier_slug').notNull(),
     /** Secret fields (password type in the catalogue) are sealed, see domain/secrets.ts. */
@@ -130,7 +142,9 @@ export const printers = sqliteTable(
   'printers',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     name: text('name').notNull(),
     driver: text('driver').notNull(),
     target: text('target').notNull(),
@@ -158,7 +172,9 @@ export const shippingRules = sqliteTable(
   'shipping_rules',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     name: text('name').notNull(),
     description: text('description'),
     carrierId: text('carrier_id')
@@ -194,7 +210,9 @@ export const orderChannels = sqliteTable(
   'order_channels',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     name: text('name').notNull(),
     type: text('type').notNull(),
     config: json<Record<string, unknown>>('config').notNull(),
@@ -225,7 +243,9 @@ export const orders = sqliteTable(
   'orders',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     orderChannelId: text('order_channel_id')
       .notNull()
       .references(() => orderChannels.id),
@@ -287,7 +307,9 @@ export const shipments = sqliteTable(
   'shipments',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     reference: text('reference').notNull(),
     senderAddressId: text('sender_address_id')
       .notNull()
@@ -329,7 +351,9 @@ export const shipments = sqliteTable(
     index('shipments_return_for').on(t.returnForShipmentId),
     // Start-up recovery looks for interrupted bookings across every organization: without this
     // (tiny: only shipments in processing are in it) it read every shipment, 230 ms on a million.
-    index('shipments_processing').on(t.bookingStartedAt).where(sql`status = 'processing'`),
+    index('shipments_processing')
+      .on(t.bookingStartedAt)
+      .where(sql`status = 'processing'`),
   ],
 );
 
@@ -466,7 +490,9 @@ export const shipmentLogs = sqliteTable(
 export const shipmentUsage = sqliteTable(
   'shipment_usage',
   {
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     period: text('period').notNull(),
     created: integer('created').notNull().default(0),
   },
@@ -477,7 +503,9 @@ export const addOns = sqliteTable(
   'add_ons',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     type: text('type').notNull(),
     quantity: integer('quantity').notNull(),
     unitPrice: integer('unit_price').notNull(),
@@ -489,7 +517,9 @@ export const webhooks = sqliteTable(
   'webhooks',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     name: text('name').notNull(),
     url: text('url').notNull(),
     events: json<string[]>('events').notNull(),
@@ -506,7 +536,9 @@ export const outboxEvents = sqliteTable(
   'outbox_events',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     type: text('type').notNull(),
     payload: json<unknown>('payload').notNull(),
     createdAt: createdAt(),
@@ -540,7 +572,9 @@ export const printJobs = sqliteTable(
   'print_jobs',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     printerId: text('printer_id').references(() => printers.id),
     documentId: text('document_id')
       .notNull()
@@ -557,7 +591,9 @@ export const printJobs = sqliteTable(
     index('print_jobs_org_status_created').on(t.orgId, t.status, t.createdAt, t.id),
     index('print_jobs_document').on(t.documentId),
     // Start-up fails the jobs a crash left unfinished, across every organization; only those are in it.
-    index('print_jobs_unfinished').on(t.id).where(sql`status IN ('queued', 'printing')`),
+    index('print_jobs_unfinished')
+      .on(t.id)
+      .where(sql`status IN ('queued', 'printing')`),
   ],
 );
 
@@ -573,7 +609,6 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.credentialId, t.key] }), index('idempotency_created').on(t.createdAt)],
 );
-
 
 /**
  * Shipments per organization and status, maintained by triggers (migration 0002) rather than by

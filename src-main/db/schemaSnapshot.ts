@@ -23,7 +23,14 @@ export function migrationHashes(migrationsFolder: string): Record<string, string
   const files = readdirSync(migrationsFolder)
     .filter((name) => name.endsWith('.sql'))
     .sort();
-  return Object.fromEntries(files.map((name) => [name, createHash('sha256').update(readFileSync(join(migrationsFolder, name))).digest('hex')]));
+  return Object.fromEntries(
+    files.map((name) => [
+      name,
+      createHash('sha256')
+        .update(readFileSync(join(migrationsFolder, name)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 export function readColumns(client: Database.Database): SchemaSnapshot['tables'] {

@@ -13,8 +13,12 @@ beforeAll(() => {
   const c = db.$client;
   const at = '2026-01-01T00:00:00.000Z';
   c.prepare("INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_a', 'A', 'a', ?, ?), ('org_b', 'B', 'b', ?, ?)").run(at, at, at, at);
-  c.prepare("INSERT INTO sender_addresses (id, org_id, name, address1, zipcode, city, country_code, created_at, updated_at) VALUES ('adr_a', 'org_a', 'A', 'x', '1', 'c', 'DK', ?, ?)").run(at, at);
-  c.prepare("INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at) VALUES ('car_a', 'org_a', 'A', 'local', '{}', 'adr_a', ?, ?)").run(at, at);
+  c.prepare(
+    "INSERT INTO sender_addresses (id, org_id, name, address1, zipcode, city, country_code, created_at, updated_at) VALUES ('adr_a', 'org_a', 'A', 'x', '1', 'c', 'DK', ?, ?)",
+  ).run(at, at);
+  c.prepare(
+    "INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at) VALUES ('car_a', 'org_a', 'A', 'local', '{}', 'adr_a', ?, ?)",
+  ).run(at, at);
 });
 afterAll(() => {
   db.$client.close();

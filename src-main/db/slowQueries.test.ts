@@ -51,7 +51,12 @@ describe('slow query log', () => {
       return new Date();
     };
     const slowApp = { ...app, now: slowNow };
-    const created = await execute(slowApp, 'senderAddresses.create', { params: { orgId }, body: senderAddressBody() }, { authorization: `Bearer ${jwt}`, client: 'test' });
+    const created = await execute(
+      slowApp,
+      'senderAddresses.create',
+      { params: { orgId }, body: senderAddressBody() },
+      { authorization: `Bearer ${jwt}`, client: 'test' },
+    );
     expect(created.status).toBe(201);
     expect(reports.map((report) => report.operationId)).toContain('senderAddresses.create');
   });

@@ -9,14 +9,25 @@ const failures: [prefix: string, make: () => ApiError][] = [
   ['SQLITE_FULL', () => new ApiError('INTERNAL_ERROR', "The disk that holds Shipdesk's data is full, so nothing was saved; free some space and try again")],
   [
     'SQLITE_BUSY',
-    () => new ApiError('SERVICE_UNAVAILABLE', 'The database is busy with another program (a backup or an import from the command line), so nothing was saved; try again in a moment'),
+    () =>
+      new ApiError(
+        'SERVICE_UNAVAILABLE',
+        'The database is busy with another program (a backup or an import from the command line), so nothing was saved; try again in a moment',
+      ),
   ],
   [
     'SQLITE_LOCKED',
-    () => new ApiError('SERVICE_UNAVAILABLE', 'The database is busy with another program (a backup or an import from the command line), so nothing was saved; try again in a moment'),
+    () =>
+      new ApiError(
+        'SERVICE_UNAVAILABLE',
+        'The database is busy with another program (a backup or an import from the command line), so nothing was saved; try again in a moment',
+      ),
   ],
   ['SQLITE_READONLY', () => new ApiError('INTERNAL_ERROR', 'Shipdesk cannot write to its data folder (it is read-only now), so nothing was saved')],
-  ['SQLITE_IOERR', () => new ApiError('INTERNAL_ERROR', "The disk could not read or write Shipdesk's database, so nothing was saved; check the disk, then try again")],
+  [
+    'SQLITE_IOERR',
+    () => new ApiError('INTERNAL_ERROR', "The disk could not read or write Shipdesk's database, so nothing was saved; check the disk, then try again"),
+  ],
   ['SQLITE_CORRUPT', () => new ApiError('INTERNAL_ERROR', 'The database file is damaged; stop Shipdesk and restore the newest backup (see the README)')],
 ];
 

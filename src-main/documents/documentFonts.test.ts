@@ -22,7 +22,14 @@ function label(overrides: Partial<LabelData> = {}): LabelData {
     trackingNumber: 'LOC000001234',
     reference: 'ORDER-1001',
     sender: { name: 'Shipdesk Warehouse ApS', address1: 'Lagervej 12', postalCode: '8000', city: 'Aarhus C', countryCode: 'DK', phone: '+45 12345678' },
-    receiver: { name: 'Søren Ærø Åberg', attention: 'Lise Møller', address1: 'Nørrebrogade 1, 3. tv', postalCode: '2200', city: 'København N', countryCode: 'DK' },
+    receiver: {
+      name: 'Søren Ærø Åberg',
+      attention: 'Lise Møller',
+      address1: 'Nørrebrogade 1, 3. tv',
+      postalCode: '2200',
+      city: 'København N',
+      countryCode: 'DK',
+    },
     parcelNumber: 1,
     parcelCount: 1,
     weightKg: 1.25,
@@ -34,7 +41,15 @@ function label(overrides: Partial<LabelData> = {}): LabelData {
 
 const foreignLabel = () =>
   label({
-    receiver: { name: names.slovak, attention: names.greek, address1: 'ul. Piotrkowska 104', address2: names.cyrillic, postalCode: '90-001', city: names.city, countryCode: 'PL' },
+    receiver: {
+      name: names.slovak,
+      attention: names.greek,
+      address1: 'ul. Piotrkowska 104',
+      address2: names.cyrillic,
+      postalCode: '90-001',
+      city: names.city,
+      countryCode: 'PL',
+    },
   });
 
 const foreignPapers = () =>
@@ -148,7 +163,9 @@ describe('labels in other scripts', () => {
   it.skipIf(!hasPoppler)('wraps a long name and cuts what two lines cannot hold with an ellipsis, measured in the font it is drawn in', async () => {
     const name = 'Товариство з обмеженою відповідальністю Київська Логістика Ω'.repeat(3);
     const pdf = await renderLabel(label({ receiver: { ...label().receiver, name, city: names.city } }), 'pdf', '100X150');
-    const lines = pdfText(pdf).split('\n').map((line) => line.trim());
+    const lines = pdfText(pdf)
+      .split('\n')
+      .map((line) => line.trim());
     const first = lines.findIndex((line) => line.startsWith('Товариство з обмеженою'));
     expect(lines[first]).not.toContain('…');
     expect(lines[first + 1]).toMatch(/…$/);
@@ -159,7 +176,9 @@ describe('labels in other scripts', () => {
   it.skipIf(!hasPoppler)('keeps every letter findable in the text layer, whichever label used the glyph first', async () => {
     // "Š" is drawn from the glyphs S and ˇ: a later label's bold "S" must still read as S.
     await renderLabel(label({ receiver: { ...label().receiver, name: 'Škoda', city: names.city } }), 'pdf', 'A6');
-    const text = pdfText(await renderLabel(label({ carrierName: 'Sameday Sp. z o.o.', receiver: { ...label().receiver, name: 'Szczecin', city: names.city } }), 'pdf', 'A6'));
+    const text = pdfText(
+      await renderLabel(label({ carrierName: 'Sameday Sp. z o.o.', receiver: { ...label().receiver, name: 'Szczecin', city: names.city } }), 'pdf', 'A6'),
+    );
     expect(text).toContain('Sameday Sp. z o.o.');
     expect(text).toContain('Szczecin');
   });
@@ -195,7 +214,15 @@ describe('shipping papers in other scripts', () => {
   it.skipIf(!hasPoppler).each(papers)('%s prints every name as written, without "?"', async (_, render) => {
     const text = pdfText(await render());
     // Captions are measured in DejaVu Sans Bold too, which is wider than Helvetica: none is cut.
-    for (const expected of [names.slovak, `Att. ${names.greek}`, `90-001 ${names.city}`, `Mug from ${names.cyrillic}`, 'Acme Warehouse ApS', 'SHP-000042', 'Tracking number']) {
+    for (const expected of [
+      names.slovak,
+      `Att. ${names.greek}`,
+      `90-001 ${names.city}`,
+      `Mug from ${names.cyrillic}`,
+      'Acme Warehouse ApS',
+      'SHP-000042',
+      'Tracking number',
+    ]) {
       expect(text).toContain(expected);
     }
     expect(text).not.toContain('?');

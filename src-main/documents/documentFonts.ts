@@ -40,8 +40,13 @@ export function fontFolder(): string | undefined {
 
 /** Control characters (a pasted newline, a tab) would break a line or a ZPL field: make them spaces. */
 export function cleanText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.normalize('NFC').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+  return (
+    text
+      .normalize('NFC')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+      .trim()
+  );
 }
 
 /**
@@ -165,7 +170,10 @@ let unicodePromise: Promise<DocumentFonts> | undefined;
 export function unicodeFonts(): Promise<DocumentFonts> {
   unicodePromise ??= (async () => {
     const folder = fontFolder();
-    if (!folder) throw new Error(`${FONT_FILES.regular} and ${FONT_FILES.bold} were not found beside ${fileURLToPath(import.meta.url)} nor under the app's src-main/documents/fonts.`);
+    if (!folder)
+      throw new Error(
+        `${FONT_FILES.regular} and ${FONT_FILES.bold} were not found beside ${fileURLToPath(import.meta.url)} nor under the app's src-main/documents/fonts.`,
+      );
     const regularBytes = new Uint8Array(readFileSync(join(folder, FONT_FILES.regular)));
     const boldBytes = new Uint8Array(readFileSync(join(folder, FONT_FILES.bold)));
     const parsed = new Map<Uint8Array, Font>([

@@ -78,7 +78,9 @@ describe('renderInvoice', () => {
     expect(pages.length).toBeGreaterThan(one.length + 1);
     for (const page of pages) expect(page.height).toBeCloseTo(A4_POINTS.height, 1);
     if (hasPoppler) {
-      const text = pdfText(pdf).split('\f').filter((page) => page.trim() !== '');
+      const text = pdfText(pdf)
+        .split('\f')
+        .filter((page) => page.trim() !== '');
       expect(text).toHaveLength(pages.length);
       const last = text.at(-1) as string;
       expect(last).toContain('SKU-150');

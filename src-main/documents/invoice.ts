@@ -1,4 +1,16 @@
-import { CONTENT_WIDTH, MARGIN, PaperLayout, formatDate, formatMoney, formatWeight, orderText, partyLines, writePaperPdf, type PaperLine, type ShippingPaperData } from './paper';
+import {
+  CONTENT_WIDTH,
+  MARGIN,
+  PaperLayout,
+  formatDate,
+  formatMoney,
+  formatWeight,
+  orderText,
+  partyLines,
+  writePaperPdf,
+  type PaperLine,
+  type ShippingPaperData,
+} from './paper';
 
 /**
  * The customs invoices that travel with a shipment leaving the customs union (USERS 8): the commercial
@@ -157,11 +169,9 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
   // The declaration and signature keep together.
   layout.gap(18);
   layout.ensure(110);
-  if (kind === 'proforma') layout.paragraph('Proforma invoice — no commercial value / for customs purposes. The values are stated for customs purposes only.', { size: 9 });
-  layout.paragraph(
-    'I declare that the information on this invoice is true and correct, and that the goods are of the origin shown above.',
-    { size: 9 },
-  );
+  if (kind === 'proforma')
+    layout.paragraph('Proforma invoice — no commercial value / for customs purposes. The values are stated for customs purposes only.', { size: 9 });
+  layout.paragraph('I declare that the information on this invoice is true and correct, and that the goods are of the origin shown above.', { size: 9 });
   layout.gap(24);
   layout.paragraph(`Place and date: ${data.sender.city}, ${formatDate(data.date)}`, { size: 9, maxLines: 1 });
   layout.gap(24);

@@ -82,7 +82,10 @@ async function readPdf(bytes: Buffer): Promise<PdfFacts> {
   const xObjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
   const images = (xObjects?.entries() ?? [])
     .map(([name, ref]) => ({ name: name.toString(), stream: doc.context.lookup(ref) }))
-    .filter((entry): entry is { name: string; stream: PDFRawStream } => entry.stream instanceof PDFRawStream && entry.stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
+    .filter(
+      (entry): entry is { name: string; stream: PDFRawStream } =>
+        entry.stream instanceof PDFRawStream && entry.stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'),
+    );
   return { pageCount: pages.length, width, height, content, texts, fontSizes, origins, images };
 }
 
@@ -94,7 +97,7 @@ function runsOf(row: Buffer): { runs: number[]; leadingWhite: number; trailingWh
   const first = black.indexOf(true);
   const last = black.lastIndexOf(true);
   const runs: number[] = [];
-  for (let i = first; i <= last; ) {
+  for (let i = first; i <= last;) {
     let j = i;
     while (j <= last && black[j] === black[i]) j += 1;
     runs.push(j - i);
@@ -287,7 +290,15 @@ describe('renderLabel zpl', () => {
 
   it('prints the label text in UTF-8', async () => {
     const zpl = (await renderLabel(sample(), 'zpl', '100X150')).toString('utf8');
-    for (const expected of ['^FDSøren Ærø Åberg^FS', '^FD2200 København N^FS', '^FDParcel 2/3^FS', '^FD1.25 kg^FS', '^FDORDER-1001^FS', '^FD2026-03-04^FS', '^FDShipdesk Warehouse ApS^FS']) {
+    for (const expected of [
+      '^FDSøren Ærø Åberg^FS',
+      '^FD2200 København N^FS',
+      '^FDParcel 2/3^FS',
+      '^FD1.25 kg^FS',
+      '^FDORDER-1001^FS',
+      '^FD2026-03-04^FS',
+      '^FDShipdesk Warehouse ApS^FS',
+    ]) {
       expect(zpl).toContain(expected);
     }
   });

@@ -1,6 +1,18 @@
 import type { DocumentFormat, LabelSize } from '../../src-shared/schemas/carrier';
 import { cleanText, fontsFor, standardFonts, unicodeFonts, type DocumentFonts } from './documentFonts';
-import { QUIET_MODULES, encodeCode128, fitText, renderPdf, renderZpl, textWidth, wrapText, type BarcodeItem, type BoxItem, type Layout, type TextItem } from './labelDrawing';
+import {
+  QUIET_MODULES,
+  encodeCode128,
+  fitText,
+  renderPdf,
+  renderZpl,
+  textWidth,
+  wrapText,
+  type BarcodeItem,
+  type BoxItem,
+  type Layout,
+  type TextItem,
+} from './labelDrawing';
 import { POINTS_PER_MM, labelDimensions } from './labelSizes';
 
 export { ELLIPSIS, LabelRenderError, type LabelRenderErrorCode } from './labelDrawing';
@@ -171,7 +183,16 @@ function layoutLabel(data: LabelData, size: LabelSize, fonts: DocumentFonts): La
   const trackingTop = page.heightPt - margin - trackingText.fontSize;
   const barsBottom = trackingTop - mm(1.5);
   const barHeight = Math.max(mm(8), Math.min(mm(20), barsBottom - y - mm(2)));
-  texts.push({ text: trackingText.text, bold: true, size: trackingText.fontSize, x: margin, top: trackingTop, width: contentWidth, align: 'center', pdfOnly: true });
+  texts.push({
+    text: trackingText.text,
+    bold: true,
+    size: trackingText.fontSize,
+    x: margin,
+    top: trackingTop,
+    width: contentWidth,
+    align: 'center',
+    pdfOnly: true,
+  });
   const barcode: BarcodeItem = {
     data: data.trackingNumber,
     bars,
@@ -183,7 +204,6 @@ function layoutLabel(data: LabelData, size: LabelSize, fonts: DocumentFonts): La
   };
   return { size, fonts, texts, boxes, barcode };
 }
-
 
 export function formatWeight(weightKg: number): string {
   return Number.isFinite(weightKg) ? `${Number(weightKg.toFixed(2))} kg` : '-';

@@ -96,7 +96,14 @@ export function fitText(fonts: DocumentFonts, raw: string, bold: boolean, fontSi
  * Breaks text at spaces over at most `maxLines` lines at full size; only the last line shrinks and is
  * cut as fitText does. A long street or company name on a label is read, not guessed from a stump.
  */
-export function wrapText(fonts: DocumentFonts, raw: string, bold: boolean, fontSize: number, maxWidth: number, maxLines: number): { text: string; fontSize: number }[] {
+export function wrapText(
+  fonts: DocumentFonts,
+  raw: string,
+  bold: boolean,
+  fontSize: number,
+  maxWidth: number,
+  maxLines: number,
+): { text: string; fontSize: number }[] {
   const lines: { text: string; fontSize: number }[] = [];
   let rest = cleanText(raw);
   const fits = (text: string) => textWidth(fonts, text, bold, fontSize) <= maxWidth;

@@ -37,9 +37,7 @@ describe('renderPackingList', () => {
   });
 
   it('flows 150 lines onto further pages, each A4, and survives long and non-Latin-1 text', async () => {
-    const lines = Array.from({ length: 150 }, (_, n) =>
-      paperLine(n + 1, n === 7 ? { description: 'Łódź 你好 😀 '.repeat(40), sku: 'S'.repeat(120) } : {}),
-    );
+    const lines = Array.from({ length: 150 }, (_, n) => paperLine(n + 1, n === 7 ? { description: 'Łódź 你好 😀 '.repeat(40), sku: 'S'.repeat(120) } : {}));
     const pdf = await renderPackingList(paperSample({ parcels: [{ weightKg: 30, length: 60, width: 40, height: 40, lines }] }));
     const pages = await pdfPages(pdf);
     expect(pages.length).toBeGreaterThanOrEqual(3);

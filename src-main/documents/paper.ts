@@ -246,7 +246,13 @@ export class PaperLayout {
 
   /** A horizontal line across `width` at the cursor. */
   rule(options: { x?: number; width?: number; thickness?: number; gray?: number } = {}): void {
-    this.page.rules.push({ x: options.x ?? MARGIN, top: this.y, width: options.width ?? CONTENT_WIDTH, thickness: options.thickness ?? 0.75, gray: options.gray ?? 0 });
+    this.page.rules.push({
+      x: options.x ?? MARGIN,
+      top: this.y,
+      width: options.width ?? CONTENT_WIDTH,
+      thickness: options.thickness ?? 0.75,
+      gray: options.gray ?? 0,
+    });
   }
 
   /** Wrapped text across the page (or `width`), flowing onto the next page line by line. */

@@ -43,7 +43,12 @@ const doors = [
     name: 'order externalData',
     table: 'orders',
     url: () => `${org()}/orders`,
-    body: (value: unknown) => ({ orderNumber: `EXT-${count('orders') + Math.random()}`, orderChannelId: channelId, orderLines: [{ name: 'Mug', quantity: 1 }], externalData: value }),
+    body: (value: unknown) => ({
+      orderNumber: `EXT-${count('orders') + Math.random()}`,
+      orderChannelId: channelId,
+      orderLines: [{ name: 'Mug', quantity: 1 }],
+      externalData: value,
+    }),
     path: 'body.externalData',
     stored: (read: any) => read.externalData,
   },
@@ -95,7 +100,10 @@ it('bounds the carrier override of a split the same way', async () => {
   const shipment = (await t.request('POST', `${org()}/shipments`, { body: shipmentBody(carrierId) })).body;
   const parcel = shipment.parcels[0];
   const split = await t.request('POST', `${org()}/shipments/${shipment.id}/parcels/${parcel.id}/split`, {
-    rawBody: JSON.stringify({ orderLineIds: [parcel.orderLines[0].id], additionalParameters: { a: 'NESTED' } }).replace('"NESTED"', '['.repeat(2000) + ']'.repeat(2000)),
+    rawBody: JSON.stringify({ orderLineIds: [parcel.orderLines[0].id], additionalParameters: { a: 'NESTED' } }).replace(
+      '"NESTED"',
+      '['.repeat(2000) + ']'.repeat(2000),
+    ),
   });
   expect(split.status).toBe(400);
   expect(split.body.details[0].path).toMatch(/^body\.additionalParameters\.a/);

@@ -16,9 +16,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const eventsOf = (shipmentId: string) =>
-  (t.app.db.$client.prepare("SELECT type FROM outbox_events WHERE json_extract(payload, '$.data.id') = ? ORDER BY created_at, id").all(shipmentId) as { type: string }[]).map(
-    (row) => row.type,
-  );
+  (
+    t.app.db.$client.prepare("SELECT type FROM outbox_events WHERE json_extract(payload, '$.data.id') = ? ORDER BY created_at, id").all(shipmentId) as {
+      type: string;
+    }[]
+  ).map((row) => row.type);
 const createShipment = async () => (await t.request('POST', `/orgs/${t.org.orgId}/shipments`, { body: shipmentBody(carrierId) })).body as { id: string };
 
 it(`keeps events ${OUTBOX_RETENTION_DAYS} days after dispatch, and longer while a delivery retry waits for one or while not dispatched`, async () => {
@@ -40,7 +42,9 @@ it(`keeps events ${OUTBOX_RETENTION_DAYS} days after dispatch, and longer while 
   dispatchOutbox(t.app);
   now = new Date(now.getTime() + (OUTBOX_RETENTION_DAYS - 1) * DAY); // `old` is now past the retention, `recent` is not
   const undispatched = await createShipment();
-  t.app.db.$client.prepare("UPDATE outbox_events SET created_at = '2025-01-01T00:00:00.000Z' WHERE json_extract(payload, '$.data.id') = ?").run(undispatched.id);
+  t.app.db.$client
+    .prepare("UPDATE outbox_events SET created_at = '2025-01-01T00:00:00.000Z' WHERE json_extract(payload, '$.data.id') = ?")
+    .run(undispatched.id);
 
   expect(await pruneDeliveredEvents(t.app)).toBe(2);
   expect(eventsOf(old.id)).toEqual([]);
@@ -56,7 +60,9 @@ it(`keeps events ${OUTBOX_RETENTION_DAYS} days after dispatch, and longer while 
 
 it('deletes in batches, every expired event', async () => {
   const before = (t.app.db.$client.prepare('SELECT count(*) AS n FROM outbox_events').get() as { n: number }).n;
-  const insert = t.app.db.$client.prepare("INSERT INTO outbox_events (id, org_id, type, payload, created_at, dispatched_at) VALUES (?, ?, 'shipment.created', '{}', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:01.000Z')");
+  const insert = t.app.db.$client.prepare(
+    "INSERT INTO outbox_events (id, org_id, type, payload, created_at, dispatched_at) VALUES (?, ?, 'shipment.created', '{}', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:01.000Z')",
+  );
   t.app.db.$client.transaction(() => {
     for (let i = 0; i < 1234; i++) insert.run(`evt_old${i}`, t.org.orgId);
   })();
@@ -65,7 +71,9 @@ it('deletes in batches, every expired event', async () => {
 });
 
 it(`keeps webhook delivery records ${DELIVERY_RETENTION_DAYS} days, and while a retry waits`, async () => {
-  const hook = await t.request('POST', `/orgs/${t.org.orgId}/webhooks`, { body: { name: 'History', url: 'http://127.0.0.1:9/hook', events: ['shipment.created'] } });
+  const hook = await t.request('POST', `/orgs/${t.org.orgId}/webhooks`, {
+    body: { name: 'History', url: 'http://127.0.0.1:9/hook', events: ['shipment.created'] },
+  });
   expect(hook.status).toBe(201);
   const insert = t.app.db.$client.prepare(
     "INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, success, attempt, next_attempt_at, created_at) VALUES (?, ?, ?, 'shipment.created', 1, 1, ?, ?)",
@@ -78,7 +86,9 @@ it(`keeps webhook delivery records ${DELIVERY_RETENTION_DAYS} days, and while a 
     insert.run('whd_young', hook.body.id, 'evt_young', null, young);
   })();
   expect(await pruneOldDeliveries(t.app)).toBe(1203);
-  const left = (t.app.db.$client.prepare('SELECT id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id').all(hook.body.id) as { id: string }[]).map((row) => row.id);
+  const left = (t.app.db.$client.prepare('SELECT id FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id').all(hook.body.id) as { id: string }[]).map(
+    (row) => row.id,
+  );
   expect(left).toEqual(['whd_retry', 'whd_young']);
   expect(await pruneOldDeliveries(t.app)).toBe(0);
 });

@@ -36,9 +36,7 @@ const isTrustedPage = trustedPageCheck(devServerUrl);
 if (process.env.SHIPDESK_DATA_DIR) app.setPath('userData', process.env.SHIPDESK_DATA_DIR);
 
 // Must happen before `ready`: a standard, secure scheme gets a real origin, fetch and CSP 'self'.
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-]);
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 let mainWindow: BrowserWindow | null = null;
 let appContext: AppContext | null = null;
@@ -66,15 +64,18 @@ if (cliArgs) {
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
   });
-  app.whenReady().then(start).catch((error: unknown) => {
-    console.error('Shipdesk failed to start:', error);
-    // A desktop user has no terminal: say why (e.g. a database written by a newer Shipdesk).
-    dialog.showErrorBox('Shipdesk could not start', error instanceof Error ? error.message : String(error));
-    // app.exit skips will-quit: close what start() opened, so the lock file does not outlive us.
-    appContext?.close();
-    instanceLock?.release();
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('Shipdesk failed to start:', error);
+      // A desktop user has no terminal: say why (e.g. a database written by a newer Shipdesk).
+      dialog.showErrorBox('Shipdesk could not start', error instanceof Error ? error.message : String(error));
+      // app.exit skips will-quit: close what start() opened, so the lock file does not outlive us.
+      appContext?.close();
+      instanceLock?.release();
+      app.exit(1);
+    });
 }
 
 async function start(): Promise<void> {
@@ -131,7 +132,10 @@ async function startHttpServer(context: AppContext): Promise<void> {
 function createMainWindow(): BrowserWindow {
   const stateFile = join(app.getPath('userData'), WINDOW_STATE_FILE);
   const saved = loadWindowState(stateFile);
-  const bounds = restoreBounds(saved, screen.getAllDisplays().map((display) => display.workArea));
+  const bounds = restoreBounds(
+    saved,
+    screen.getAllDisplays().map((display) => display.workArea),
+  );
   const window = new BrowserWindow({
     ...bounds,
     minWidth: 640,

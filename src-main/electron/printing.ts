@@ -27,7 +27,10 @@ function systemPrinterDriver(spooler: PrintDriver): PrintDriver {
       } catch (error) {
         if (!(error instanceof PrintError) || error.reason !== 'no_spooler') throw error;
         if (request.format !== 'pdf') {
-          throw new PrintError('wrong_format', `ZPL cannot be printed through '${request.target}' on this computer; add the label printer as a raw (port 9100) printer`);
+          throw new PrintError(
+            'wrong_format',
+            `ZPL cannot be printed through '${request.target}' on this computer; add the label printer as a raw (port 9100) printer`,
+          );
         }
         const { widthMm, heightMm } = labelDimensions[request.size];
         await printPdfSilently(content, request.target, { width: widthMm * 1000, height: heightMm * 1000 }, request.copies);
@@ -44,12 +47,7 @@ const PRINT_TIMEOUT_MS = 60_000;
  * it with the page size given in microns and no margins, so a 100×150 mm label stays 100×150 mm.
  * Resolves when the system has accepted the job; rejects with a readable PrintError otherwise.
  */
-export async function printPdfSilently(
-  pdf: Uint8Array,
-  deviceName: string,
-  pageSizeMicrons: { width: number; height: number },
-  copies = 1,
-): Promise<void> {
+export async function printPdfSilently(pdf: Uint8Array, deviceName: string, pageSizeMicrons: { width: number; height: number }, copies = 1): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'shipdesk-print-'));
   const file = join(folder, 'document.pdf');
   const window = new BrowserWindow({

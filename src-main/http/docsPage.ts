@@ -117,40 +117,54 @@ function renderPage(doc: OpenApiDocument): string {
   return (
     '<!doctype html>\n' +
     html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${doc.info.title} ${doc.info.version}</title>
-<style>${new Html(css)}</style>
-</head>
-<body>
-<div class="layout">
-<nav aria-label="Operations">
-<strong>${doc.info.title}</strong> <span class="muted">${doc.info.version}</span>
-<ul><li><a href="#introduction">Introduction</a></li><li><a href="/openapi.json">openapi.json</a></li></ul>
-${groups.map(
-  ([tag, entries]) => html`<h2>${tag}</h2><ul>${entries.map(
-    ({ method, path, operation }) =>
-      html`<li><a href="#${anchor(operation.operationId)}"><span class="mono">${method.toUpperCase()}</span> ${path}</a></li>`,
-  )}</ul>`,
-)}
-</nav>
-<main>
-<h1>${doc.info.title}</h1>
-<p class="muted">Version ${doc.info.version} · Base URL <code>${server}</code> · Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${doc.openapi})</p>
-${intro(doc, server)}
-${groups.map(
-  ([tag, entries]) => html`<section aria-labelledby="tag-${anchor(tag)}">
-<h2 class="tag" id="tag-${anchor(tag)}">${tag}</h2>
-<p class="muted">${inlineMarkdown(tagDescription.get(tag) ?? '')}</p>
-${entries.map((entry) => operationSection(doc, entry))}
-</section>`,
-)}
-</main>
-</div>
-</body>
-</html>
-`.value
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${doc.info.title} ${doc.info.version}</title>
+        <style>
+          ${new Html(css)}
+        </style>
+      </head>
+      <body>
+        <div class="layout">
+          <nav aria-label="Operations">
+            <strong>${doc.info.title}</strong> <span class="muted">${doc.info.version}</span>
+            <ul>
+              <li><a href="#introduction">Introduction</a></li>
+              <li><a href="/openapi.json">openapi.json</a></li>
+            </ul>
+            ${groups.map(
+              ([tag, entries]) =>
+                html`<h2>${tag}</h2>
+                  <ul>
+                    ${entries.map(
+                      ({ method, path, operation }) =>
+                        html`<li>
+                          <a href="#${anchor(operation.operationId)}"><span class="mono">${method.toUpperCase()}</span> ${path}</a>
+                        </li>`,
+                    )}
+                  </ul>`,
+            )}
+          </nav>
+          <main>
+            <h1>${doc.info.title}</h1>
+            <p class="muted">
+              Version ${doc.info.version} · Base URL <code>${server}</code> · Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI
+              ${doc.openapi})
+            </p>
+            ${intro(doc, server)}
+            ${groups.map(
+              ([tag, entries]) =>
+                html`<section aria-labelledby="tag-${anchor(tag)}">
+                  <h2 class="tag" id="tag-${anchor(tag)}">${tag}</h2>
+                  <p class="muted">${inlineMarkdown(tagDescription.get(tag) ?? '')}</p>
+                  ${entries.map((entry) => operationSection(doc, entry))}
+                </section>`,
+            )}
+          </main>
+        </div>
+      </body>
+    </html> `.value
   );
 }
 
@@ -159,28 +173,46 @@ function intro(doc: OpenApiDocument, server: string): Html {
     .map(([name, response]) => ({ name, response, status: statusOfComponent(doc, name) }))
     .sort((a, b) => a.status.localeCompare(b.status));
   return html`<section id="introduction" class="intro">
-<h2>Authentication</h2>
-<p>Send every request to <code>${server}</code> with the header <code>Authorization: Bearer &lt;token&gt;</code>,
-where the token is a JWT from <code>POST /auth/login</code> (valid 12 hours) or an API token (<code>shpd_…</code>).
-Operations marked <em>public</em> need no credential. A GET needs <code>read:&lt;resource&gt;</code>, anything else
-<code>write:&lt;resource&gt;</code>; <code>write:X</code> implies <code>read:X</code>, and <code>read:all</code> /
-<code>write:all</code> cover every resource. Each operation below names its scope.</p>
-<h2 id="errors">Errors</h2>
-<p>Every error has the same JSON body:</p>
-<pre><code>{ "code": "SHIPMENT_NOT_FOUND", "error": "Not Found", "message": "Shipment shp_… does not exist in this organization" }</code></pre>
-<p><code>code</code> is stable (assert on it), <code>error</code> is the HTTP reason, <code>message</code> is for people.
-Validation failures add <code>details: [{ path, message }]</code>; carrier failures add <code>errors: [{ code, message }]</code>.</p>
-<table><thead><tr><th>Status</th><th>Meaning</th><th>Codes</th></tr></thead><tbody>
-${errorResponses.map(
-  ({ response, status }) =>
-    html`<tr><td class="mono">${status}</td><td>${inlineMarkdown(stripCodes(response.description))}</td><td class="mono">${(response['x-error-codes'] ?? []).join(', ')}</td></tr>`,
-)}
-</tbody></table>
-<h2>Pagination</h2>
-<p>Lists take <code>page</code> (from 1) and <code>limit</code> (1–100, default 20) as query parameters and answer
-<code>{ data, total, page, limit, totalPages }</code>, newest first. Values out of range are a 400, never clamped;
-a page past the end has <code>data: []</code> with the true <code>total</code>.</p>
-</section>`;
+    <h2>Authentication</h2>
+    <p>
+      Send every request to <code>${server}</code> with the header <code>Authorization: Bearer &lt;token&gt;</code>, where the token is a JWT from
+      <code>POST /auth/login</code> (valid 12 hours) or an API token (<code>shpd_…</code>). Operations marked <em>public</em> need no credential. A GET needs
+      <code>read:&lt;resource&gt;</code>, anything else <code>write:&lt;resource&gt;</code>; <code>write:X</code> implies <code>read:X</code>, and
+      <code>read:all</code> / <code>write:all</code> cover every resource. Each operation below names its scope.
+    </p>
+    <h2 id="errors">Errors</h2>
+    <p>Every error has the same JSON body:</p>
+    <pre><code>{ "code": "SHIPMENT_NOT_FOUND", "error": "Not Found", "message": "Shipment shp_… does not exist in this organization" }</code></pre>
+    <p>
+      <code>code</code> is stable (assert on it), <code>error</code> is the HTTP reason, <code>message</code> is for people. Validation failures add
+      <code>details: [{ path, message }]</code>; carrier failures add <code>errors: [{ code, message }]</code>.
+    </p>
+    <table>
+      <thead>
+        <tr>
+          <th>Status</th>
+          <th>Meaning</th>
+          <th>Codes</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${errorResponses.map(
+          ({ response, status }) =>
+            html`<tr>
+              <td class="mono">${status}</td>
+              <td>${inlineMarkdown(stripCodes(response.description))}</td>
+              <td class="mono">${(response['x-error-codes'] ?? []).join(', ')}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <h2>Pagination</h2>
+    <p>
+      Lists take <code>page</code> (from 1) and <code>limit</code> (1–100, default 20) as query parameters and answer
+      <code>{ data, total, page, limit, totalPages }</code>, newest first. Values out of range are a 400, never clamped; a page past the end has
+      <code>data: []</code> with the true <code>total</code>.
+    </p>
+  </section>`;
 }
 
 /** The error status a shared response stands for, found from the operations that use it. */
@@ -214,46 +246,75 @@ function operationSection(doc: OpenApiDocument, { path, method, operation }: Ent
   // The first paragraph is the summary; the rest say who may call it.
   const notes = operation.description.split('\n\n').slice(1);
   return html`<article class="op" id="${anchor(operation.operationId)}">
-<h3><span class="method m-${method}">${method.toUpperCase()}</span><code>${path}</code>${
-    isPublic
-      ? html`<span class="scope">public</span>`
-      : html`<span class="scope mono" title="required scope">${scope ?? 'any credential'}</span>`
-  }<span class="opid">${operation.operationId}</span></h3>
-<p>${operation.summary}</p>
-${notes.length > 0 ? html`<p class="muted">${notes.map((note, i) => html`${i > 0 ? ' ' : ''}${inlineMarkdown(note)}`)}</p>` : ''}
-${operation.parameters.length > 0 ? parametersTable(operation.parameters) : ''}
-${
-  body
-    ? html`<h4>Request body <span class="muted">(${Object.keys(body.content).join(', ')}${body.required ? '' : ', optional'})</span></h4>
-${fieldsTable(doc, body.content['application/json']?.schema ?? {})}`
-    : ''
-}
-<h4>Responses</h4>
-<ul class="responses">
-${Object.entries(operation.responses).map(([status, response]) => {
-  const resolved = resolveResponse(doc, response);
-  const codes = resolved['x-error-codes'];
-  if (!codes) {
-    const types = Object.keys(resolved.content ?? {});
-    return html`<li><code>${status}</code> ${inlineMarkdown(resolved.description)}${types.length > 0 ? html` <span class="muted">(${types.join(', ')})</span>` : ''}</li>`;
-  }
-  // Errors are explained once in the introduction; here the reason, with the codes on hover.
-  return html`<li class="error"><a href="#errors" title="${codes.join(', ')}"><code>${status}</code> ${reasonOf(resolved.description)}</a></li>`;
-})}
-</ul>
-${successSchema ? html`<details><summary>Response fields</summary>${fieldsTable(doc, successSchema)}</details>` : ''}
-</article>`;
+    <h3>
+      <span class="method m-${method}">${method.toUpperCase()}</span><code>${path}</code>${
+        isPublic ? html`<span class="scope">public</span>` : html`<span class="scope mono" title="required scope">${scope ?? 'any credential'}</span>`
+      }<span class="opid">${operation.operationId}</span>
+    </h3>
+    <p>${operation.summary}</p>
+    ${notes.length > 0 ? html`<p class="muted">${notes.map((note, i) => html`${i > 0 ? ' ' : ''}${inlineMarkdown(note)}`)}</p>` : ''}
+    ${operation.parameters.length > 0 ? parametersTable(operation.parameters) : ''}
+    ${
+      body
+        ? html`<h4>Request body <span class="muted">(${Object.keys(body.content).join(', ')}${body.required ? '' : ', optional'})</span></h4>
+            ${fieldsTable(doc, body.content['application/json']?.schema ?? {})}`
+        : ''
+    }
+    <h4>Responses</h4>
+    <ul class="responses">
+      ${Object.entries(operation.responses).map(([status, response]) => {
+        const resolved = resolveResponse(doc, response);
+        const codes = resolved['x-error-codes'];
+        if (!codes) {
+          const types = Object.keys(resolved.content ?? {});
+          return html`<li>
+            <code>${status}</code> ${inlineMarkdown(resolved.description)}${types.length > 0 ? html` <span class="muted">(${types.join(', ')})</span>` : ''}
+          </li>`;
+        }
+        // Errors are explained once in the introduction; here the reason, with the codes on hover.
+        return html`<li class="error">
+          <a href="#errors" title="${codes.join(', ')}"><code>${status}</code> ${reasonOf(resolved.description)}</a>
+        </li>`;
+      })}
+    </ul>
+    ${
+      successSchema
+        ? html`<details>
+            <summary>Response fields</summary>
+            ${fieldsTable(doc, successSchema)}
+          </details>`
+        : ''
+    }
+  </article>`;
 }
 
 function parametersTable(parameters: OpenApiParameter[]): Html {
   return html`<h4>Parameters</h4>
-<table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Constraints</th><th>Description</th></tr></thead><tbody>
-${parameters.map(
-  (parameter) => html`<tr><td class="name mono">${parameter.name}</td><td>${parameter.in}</td><td class="mono">${typeLabel(parameter.schema)}</td>
-<td>${parameter.required ? html`<span class="req">required</span>` : 'optional'}</td><td>${constraintList(parameter.schema)}</td>
-<td>${parameter.description ?? ''}</td></tr>`,
-)}
-</tbody></table>`;
+    <table>
+      <thead>
+        <tr>
+          <th>Name</th>
+          <th>In</th>
+          <th>Type</th>
+          <th>Required</th>
+          <th>Constraints</th>
+          <th>Description</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${parameters.map(
+          (parameter) =>
+            html`<tr>
+              <td class="name mono">${parameter.name}</td>
+              <td>${parameter.in}</td>
+              <td class="mono">${typeLabel(parameter.schema)}</td>
+              <td>${parameter.required ? html`<span class="req">required</span>` : 'optional'}</td>
+              <td>${constraintList(parameter.schema)}</td>
+              <td>${parameter.description ?? ''}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -267,7 +328,11 @@ function fieldsTable(doc: OpenApiDocument, schema: JsonSchema): Html {
   const variants = objectVariants(doc, resolveSchema(doc, schema));
   if (variants.length > 1) {
     return html`<p class="muted">One of ${variants.length} shapes:</p>
-${variants.map((variant, i) => html`<p class="variant">${variantLabel(variant, i)}</p>${fieldsTable(doc, variant)}`)}`;
+      ${variants.map(
+        (variant, i) =>
+          html`<p class="variant">${variantLabel(variant, i)}</p>
+            ${fieldsTable(doc, variant)}`,
+      )}`;
   }
   const fields = fieldsOf(doc, schema, '', 0, new Set());
   if (fields.length === 0) {
@@ -276,13 +341,29 @@ ${variants.map((variant, i) => html`<p class="variant">${variantLabel(variant, i
     if (properties && Object.keys(properties).length === 0) return html`<p class="muted">An empty object.</p>`;
     return html`<p><span class="mono">${typeLabel(schema)}</span> ${constraintList(schema)}</p>`;
   }
-  return html`<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Constraints</th><th>Description</th></tr></thead><tbody>
-${fields.map(
-  (field) => html`<tr><td class="name mono">${field.name}</td><td class="mono">${typeLabel(field.schema)}</td>
-<td>${field.required ? html`<span class="req">required</span>` : 'optional'}</td><td>${constraintList(field.schema)}</td>
-<td>${descriptionOf(doc, field.schema)}</td></tr>`,
-)}
-</tbody></table>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th>Field</th>
+        <th>Type</th>
+        <th>Required</th>
+        <th>Constraints</th>
+        <th>Description</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${fields.map(
+        (field) =>
+          html`<tr>
+            <td class="name mono">${field.name}</td>
+            <td class="mono">${typeLabel(field.schema)}</td>
+            <td>${field.required ? html`<span class="req">required</span>` : 'optional'}</td>
+            <td>${constraintList(field.schema)}</td>
+            <td>${descriptionOf(doc, field.schema)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }
 
 /** The object shapes of a union (a discriminated union of bodies), each shown as its own table. */
@@ -444,7 +525,9 @@ function constraintList(schema: JsonSchema): Html | string {
   const list = constraints(schema);
   if (list.length === 0) return '';
   if (list.length === 1) return list[0] as string;
-  return html`<ul class="constraints">${list.map((item) => html`<li>${item}</li>`)}</ul>`;
+  return html`<ul class="constraints">
+    ${list.map((item) => html`<li>${item}</li>`)}
+  </ul>`;
 }
 
 /** Only `code` spans from the document's CommonMark text; everything else stays plain, escaped text. */

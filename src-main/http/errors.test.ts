@@ -81,7 +81,12 @@ describe('error bodies', () => {
       [t.request('PUT', org, { body: { slug: 'Bad Slug' } }), 400, 'VALIDATION_FAILED', 'Bad Request'],
       [t.request('PUT', org, { rawBody: '{"name": ' }), 400, 'BAD_REQUEST', 'Bad Request'],
       [t.request('PUT', org, { rawBody: 'x'.repeat(BODY_LIMIT + 1) }), 413, 'PAYLOAD_TOO_LARGE', 'Payload Too Large'],
-      [t.request('PUT', org, { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type'],
+      [
+        t.request('PUT', org, { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Unsupported Media Type',
+      ],
     ];
     for (const [pending, status, code, reason] of cases) {
       const res = await pending;
@@ -213,7 +218,11 @@ describe('localhost hardening', () => {
   it('refuses a second Host header and a request line naming another host, whichever comes first', async () => {
     const orgPath = `/orgs/${t.org.orgId}`;
     const auth = `Authorization: Bearer ${t.org.token}\r\n`;
-    for (const hosts of [[`127.0.0.1:${port}`, 'evil.example'], ['evil.example', `127.0.0.1:${port}`], [`127.0.0.1:${port}`, `127.0.0.1:${port}`]]) {
+    for (const hosts of [
+      [`127.0.0.1:${port}`, 'evil.example'],
+      ['evil.example', `127.0.0.1:${port}`],
+      [`127.0.0.1:${port}`, `127.0.0.1:${port}`],
+    ]) {
       const res = await rawSocket(`GET ${orgPath} HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}${auth}Connection: close\r\n\r\n`);
       expect(res.status, hosts.join(' + ')).toBeGreaterThanOrEqual(400);
       expect(res.body.code, hosts.join(' + ')).toMatch(/^(BAD_REQUEST|FORBIDDEN)$/);
@@ -304,7 +313,22 @@ describe('pagination', () => {
   const list = (query: string, path = 'api-tokens') => t.request('GET', `/orgs/${org.orgId}/${path}${query}`, { token: org.token });
 
   it('rejects out-of-range and non-integer page and limit with 400, never clamping', async () => {
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', 'limit=', 'page=0', 'page=-1', 'page=1.5', 'page=abc', 'page=9007199254740992', 'page=1e400', 'limit=Infinity', 'foo=1']) {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'limit=1.5',
+      'limit=-1',
+      'limit=',
+      'page=0',
+      'page=-1',
+      'page=1.5',
+      'page=abc',
+      'page=9007199254740992',
+      'page=1e400',
+      'limit=Infinity',
+      'foo=1',
+    ]) {
       const res = await list(`?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.code, query).toBe('VALIDATION_FAILED');
@@ -352,7 +376,9 @@ describe('host check when bound to every interface', () => {
     const { allowedHostnames } = await import('./hosts');
     const { hostname, networkInterfaces } = await import('node:os');
     const names = allowedHostnames('0.0.0.0');
-    const own = Object.values(networkInterfaces()).flatMap((list) => list ?? []).find((a) => a.family === 'IPv4');
+    const own = Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .find((a) => a.family === 'IPv4');
     if (own) expect(names.has(own.address)).toBe(true);
     expect(names.has(hostname().toLowerCase())).toBe(true);
     expect(names.has('evil.example')).toBe(false);

@@ -36,8 +36,7 @@ async function listen(token: string | null, org: TestOrg = t.org, extra: { query
 }
 
 const payloadOf = (event: ServerSentEvent) => JSON.parse(event.data) as Record<string, unknown>;
-const about = (type: string, fits: (payload: Record<string, unknown>) => boolean) => (event: ServerSentEvent) =>
-  event.event === type && fits(payloadOf(event));
+const about = (type: string, fits: (payload: Record<string, unknown>) => boolean) => (event: ServerSentEvent) => event.event === type && fits(payloadOf(event));
 
 async function pendingShipment(org: TestOrg = t.org, carrier = carrierId) {
   const created = await t.request('POST', `/orgs/${org.orgId}/shipments`, { token: org.token, body: shipmentBody(carrier) });

@@ -90,7 +90,11 @@ describe('the built renderer', () => {
     }
     // Under /orgs/ a credential comes first (decisions §3): JSON too, never the app.
     const orgs = await get('/orgs/org_x/nope', browser);
-    expect([orgs.status, orgs.headers.get('content-type'), ((await orgs.json()) as { code: string }).code]).toEqual([401, 'application/json; charset=utf-8', 'UNAUTHORIZED']);
+    expect([orgs.status, orgs.headers.get('content-type'), ((await orgs.json()) as { code: string }).code]).toEqual([
+      401,
+      'application/json; charset=utf-8',
+      'UNAUTHORIZED',
+    ]);
     await expectJson404(await get('/orgs/org_x/nope', { ...browser, authorization: 'Bearer shpd_unknown' }));
     // A missing asset, and a script asking for a page path.
     await expectJson404(await get('/assets/index-gone.js', browser));
@@ -118,7 +122,13 @@ describe('the built renderer', () => {
   });
 
   it('answers a malformed JSON body on an unknown path with the 404, not a JSON complaint', async () => {
-    await expectJson404(await fetch(`${base}/orgs/org_x/nope`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer shpd_unknown' }, body: '{bad' }));
+    await expectJson404(
+      await fetch(`${base}/orgs/org_x/nope`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer shpd_unknown' },
+        body: '{bad',
+      }),
+    );
   });
 
   it('sends no CORS headers and no cookies on any answer, preflights included', async () => {

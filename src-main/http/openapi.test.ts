@@ -117,10 +117,16 @@ describe('OpenAPI document', () => {
     for (const op of ops) {
       const parameters = documented(op).parameters;
       const inPath = parameters.filter((parameter) => parameter.in === 'path');
-      expect(inPath.map((parameter) => parameter.name), op.id).toEqual(pathParams(op.path));
+      expect(
+        inPath.map((parameter) => parameter.name),
+        op.id,
+      ).toEqual(pathParams(op.path));
       for (const parameter of inPath) expect(parameter.required, `${op.id} ${parameter.name}`).toBe(true);
       const queryFields = op.query instanceof z.ZodObject ? Object.keys(op.query.shape) : [];
-      expect(parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name), op.id).toEqual(queryFields);
+      expect(
+        parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+        op.id,
+      ).toEqual(queryFields);
     }
   });
 
@@ -137,7 +143,10 @@ describe('OpenAPI document', () => {
       } else {
         expect(operation.security, op.id).toEqual([]);
         expect(operation['x-required-scope'], op.id).toBeUndefined();
-        expect(statuses.filter((status) => ['401', '403', '429'].includes(status)), op.id).toEqual([]);
+        expect(
+          statuses.filter((status) => ['401', '403', '429'].includes(status)),
+          op.id,
+        ).toEqual([]);
       }
     }
     expect(ops.some((op) => op.auth === 'public')).toBe(true);
@@ -185,12 +194,8 @@ describe('OpenAPI document', () => {
   });
 
   it('answers every error with the one shared ErrorBody', () => {
-    expect(doc.components.schemas.ErrorBody).toEqual(
-      expect.objectContaining({ type: 'object', required: ['code', 'error', 'message'] }),
-    );
-    expect(Object.keys((doc.components.schemas.ErrorBody as { properties: object }).properties)).toEqual(
-      Object.keys(errorBodySchema.shape),
-    );
+    expect(doc.components.schemas.ErrorBody).toEqual(expect.objectContaining({ type: 'object', required: ['code', 'error', 'message'] }));
+    expect(Object.keys((doc.components.schemas.ErrorBody as { properties: object }).properties)).toEqual(Object.keys(errorBodySchema.shape));
     const knownStatuses = new Set(Object.values(errorStatus).map(String));
     for (const op of ops) {
       const responses = documented(op).responses;
@@ -204,7 +209,9 @@ describe('OpenAPI document', () => {
         const shared = resolvePointer(doc, ref as string) as OpenApiResponse;
         expect(shared.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
         // The codes listed for a status are exactly the codes errors.ts maps to it.
-        const codes = Object.entries(errorStatus).filter(([, s]) => String(s) === status).map(([code]) => code);
+        const codes = Object.entries(errorStatus)
+          .filter(([, s]) => String(s) === status)
+          .map(([code]) => code);
         expect(shared['x-error-codes']).toEqual(codes);
       }
     }
@@ -319,13 +326,46 @@ describe('the published API against the spec', () => {
     };
     const queryFields = (path: string) => (doc.paths[path]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
     expect(bodyFields('post', '/orgs/{orgId}/shipments')).toEqual(
-      expect.arrayContaining(['reference', 'senderAddressId', 'parties', 'type', 'carrierSettings', 'parcels', 'servicePointId', 'pickupDetails', 'termOfTrade', 'status', 'orderId']),
+      expect.arrayContaining([
+        'reference',
+        'senderAddressId',
+        'parties',
+        'type',
+        'carrierSettings',
+        'parcels',
+        'servicePointId',
+        'pickupDetails',
+        'termOfTrade',
+        'status',
+        'orderId',
+      ]),
     );
     expect(bodyFields('patch', '/orgs/{orgId}/shipments/{shipmentId}')).toEqual(
-      expect.arrayContaining(['reference', 'senderAddressId', 'servicePointId', 'parties', 'type', 'parcels', 'pickupDetails', 'termOfTrade', 'status', 'orderId']),
+      expect.arrayContaining([
+        'reference',
+        'senderAddressId',
+        'servicePointId',
+        'parties',
+        'type',
+        'parcels',
+        'pickupDetails',
+        'termOfTrade',
+        'status',
+        'orderId',
+      ]),
     );
     expect(bodyFields('post', '/orgs/{orgId}/orders/{orderId}/shipments')).toEqual(
-      expect.arrayContaining(['senderAddressId', 'carrierId', 'productId', 'services', 'additionalParameters', 'reference', 'parties', 'servicePointId', 'pickupDetails']),
+      expect.arrayContaining([
+        'senderAddressId',
+        'carrierId',
+        'productId',
+        'services',
+        'additionalParameters',
+        'reference',
+        'parties',
+        'servicePointId',
+        'pickupDetails',
+      ]),
     );
     expect(bodyFields('post', '/orgs/{orgId}/shipments/{shipmentId}/parcels/{parcelId}/split')).toEqual(
       expect.arrayContaining(['orderLineIds', 'carrierId', 'productId', 'services', 'additionalParameters', 'reference']),
@@ -335,7 +375,21 @@ describe('the published API against the spec', () => {
     );
     expect(bodyFields('post', '/orgs/{orgId}/api-tokens')).toEqual(expect.arrayContaining(['name', 'scopes', 'expiresInDays']));
     expect(bodyFields('put', '/orgs/{id}')).toEqual(
-      expect.arrayContaining(['name', 'slug', 'description', 'currency', 'vatNumber', 'overageEnabled', 'billingEmail', 'companyName', 'addressLine1', 'addressLine2', 'city', 'postalCode', 'country']),
+      expect.arrayContaining([
+        'name',
+        'slug',
+        'description',
+        'currency',
+        'vatNumber',
+        'overageEnabled',
+        'billingEmail',
+        'companyName',
+        'addressLine1',
+        'addressLine2',
+        'city',
+        'postalCode',
+        'country',
+      ]),
     );
     for (const path of ['/orgs/{orgId}/shipments', '/orgs/{orgId}/carriers', '/orgs/{orgId}/shipping-rules', '/orgs/{orgId}/webhooks']) {
       expect(queryFields(path), path).toEqual(expect.arrayContaining(['page', 'limit']));

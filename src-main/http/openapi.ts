@@ -310,11 +310,7 @@ function parametersOf(op: AnyOperation, where: 'path' | 'query', schema: JsonSch
     const optional = 'default' in property || !required.has(name);
     const parameter: OpenApiParameter = { name, in: where, required: where === 'path' || !optional, schema: property };
     const description =
-      typeof property.description === 'string'
-        ? property.description
-        : where === 'path' && name === orgParam
-          ? 'The id of the organization'
-          : undefined;
+      typeof property.description === 'string' ? property.description : where === 'path' && name === orgParam ? 'The id of the organization' : undefined;
     if (description) parameter.description = description;
     return parameter;
   });
@@ -391,7 +387,11 @@ class SchemaComponents {
 
   /** A schema to place inline, with whatever it shares moved into components. */
   inline(name: string, schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, {
+    const {
+      $schema: _dialect,
+      $defs,
+      ...root
+    } = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,
       unrepresentable: 'any',
@@ -412,12 +412,7 @@ class SchemaComponents {
     return Object.fromEntries([...this.components].map(([name, { schema }]) => [name, schema]));
   }
 
-  private tryInline(
-    name: string,
-    root: JsonSchema,
-    defs: [string, JsonSchema][],
-    namedAs: (id: string) => string,
-  ): JsonSchema | null {
+  private tryInline(name: string, root: JsonSchema, defs: [string, JsonSchema][], namedAs: (id: string) => string): JsonSchema | null {
     const rootName = componentName(name);
     const renamed = new Map<string, string>();
     for (const [defName] of defs) {
@@ -442,7 +437,8 @@ class SchemaComponents {
       const out: Record<string, unknown> = {};
       for (const [key, inner] of Object.entries(value)) {
         if (key === '$ref' && typeof inner === 'string') out[key] = rewriteRef(inner);
-        else if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') out[key] = inner; // values, not schemas
+        else if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples')
+          out[key] = inner; // values, not schemas
         else out[key] = rewrite(inner);
       }
       return out;

@@ -189,9 +189,7 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
 
   const openApi = buildOpenApiDocument();
   server.get('/openapi.json', async () => openApi);
-  server.get('/docs', async (_request, reply) =>
-    reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)),
-  );
+  server.get('/docs', async (_request, reply) => reply.headers(docsPageHeaders).type('text/html; charset=utf-8').send(docsPage(openApi)));
   return server;
 }
 

@@ -198,6 +198,9 @@ describe('IPC door and password changes', () => {
     const changed = await call(40, 'auth.changePassword', { body: { currentPassword: 'the old password', newPassword: 'the new password' } });
     expect(changed).toMatchObject({ ok: true, data: { tokenType: 'Bearer', user: { id: other.userId } } });
     expect(await call(40, 'orgs.get', { params: { id: other.orgId } })).toMatchObject({ ok: true, data: { id: other.orgId } });
-    expect(failed(await call(41, 'orgs.get', { params: { id: other.orgId } }))).toMatchObject({ code: 'AUTH_TOKEN_INVALID', message: 'The password was changed after this login; log in again' });
+    expect(failed(await call(41, 'orgs.get', { params: { id: other.orgId } }))).toMatchObject({
+      code: 'AUTH_TOKEN_INVALID',
+      message: 'The password was changed after this login; log in again',
+    });
   });
 });

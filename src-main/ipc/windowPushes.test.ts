@@ -56,7 +56,10 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 async function newShipment(senderId: number, orgId: string) {
   const address = await call(senderId, 'senderAddresses.create', { params: { orgId }, body: senderAddressBody() });
-  const carrier = await call(senderId, 'carriers.create', { params: { orgId }, body: { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id } });
+  const carrier = await call(senderId, 'carriers.create', {
+    params: { orgId },
+    body: { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id },
+  });
   const shipment = await call(senderId, 'shipments.create', {
     params: { orgId },
     body: {
@@ -86,7 +89,9 @@ describe('pushes to a desktop window', () => {
     await call(1, 'shipments.send', { params: { orgId: acme.orgId, shipmentId } });
     await settle();
     const channel = ipcEventChannelOf('shipment.statusChanged');
-    expect(acmeWindow.sent.filter((item) => item.channel === channel && item.payload.shipmentId === shipmentId).map((item) => item.payload.status)).toContain('dispatched');
+    expect(acmeWindow.sent.filter((item) => item.channel === channel && item.payload.shipmentId === shipmentId).map((item) => item.payload.status)).toContain(
+      'dispatched',
+    );
     expect(acmeWindow.sent.every((item) => item.payload.orgId === acme.orgId)).toBe(true);
     expect(otherWindow.sent).toEqual([]);
     expect(anonymous.sent).toEqual([]);

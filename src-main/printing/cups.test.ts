@@ -24,10 +24,36 @@ function ready() {
 describe('lp arguments', () => {
   it('name the media of the document size and never scale; ZPL goes raw', () => {
     const request = { format: 'pdf', size: '100X150', copies: 2, target: 'Dock-1', jobName: 'R-doc_1', printJobId: 'pjb_1', attempt: 1 } as const;
-    expect(lpArguments(request, '/tmp/x.pdf')).toEqual(['-d', 'Dock-1', '-n', '2', '-t', 'R-doc_1', '-o', 'media=Custom.100x150mm', '-o', 'fit-to-page=false', '--', '/tmp/x.pdf']);
+    expect(lpArguments(request, '/tmp/x.pdf')).toEqual([
+      '-d',
+      'Dock-1',
+      '-n',
+      '2',
+      '-t',
+      'R-doc_1',
+      '-o',
+      'media=Custom.100x150mm',
+      '-o',
+      'fit-to-page=false',
+      '--',
+      '/tmp/x.pdf',
+    ]);
     // A queue whose PPD takes custom sizes gets the size as its PageSize too, so CUPS cannot snap it to a near paper size.
     expect(lpArguments(request, '/tmp/x.pdf', { customPageSize: true })).toEqual([
-      '-d', 'Dock-1', '-n', '2', '-t', 'R-doc_1', '-o', 'media=Custom.100x150mm', '-o', 'PageSize=Custom.100x150mm', '-o', 'fit-to-page=false', '--', '/tmp/x.pdf',
+      '-d',
+      'Dock-1',
+      '-n',
+      '2',
+      '-t',
+      'R-doc_1',
+      '-o',
+      'media=Custom.100x150mm',
+      '-o',
+      'PageSize=Custom.100x150mm',
+      '-o',
+      'fit-to-page=false',
+      '--',
+      '/tmp/x.pdf',
     ]);
     const zpl = lpArguments({ format: 'zpl', size: '100X150', copies: 1, target: 'Zebra', jobName: 'R-doc_2', printJobId: 'pjb_2', attempt: 1 }, '/tmp/x.zpl');
     expect(zpl).toEqual(['-d', 'Zebra', '-n', '1', '-t', 'R-doc_2', '-o', 'raw', '--', '/tmp/x.zpl']);

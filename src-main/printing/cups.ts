@@ -95,7 +95,8 @@ function lpFailure(queue: string, result: CommandResult): PrintError {
   if (/does not exist|invalid destination|unknown destination|not found/i.test(said)) {
     return new PrintError('not_found', `Printer queue '${queue}' does not exist on this computer`);
   }
-  if (/not accepting/i.test(said)) return new PrintError('offline', `Printer queue '${queue}' is not accepting jobs; enable it (cupsaccept ${queue}) and retry`);
+  if (/not accepting/i.test(said))
+    return new PrintError('offline', `Printer queue '${queue}' is not accepting jobs; enable it (cupsaccept ${queue}) and retry`);
   if (/scheduler (is )?not (running|responding)|connection refused|unable to connect/i.test(said)) return schedulerDown();
   return new PrintError('failed', `Printing to '${queue}' failed: ${said || `lp exited with code ${String(result.code)}`}`);
 }

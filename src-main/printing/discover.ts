@@ -11,7 +11,14 @@ export async function discoverCupsPrinters(): Promise<DiscoveredPrinter[]> {
   const queues = await lpstat(['-e']);
   if (!queues) return [];
   const defaultQueue = /system default destination:\s*(\S+)/.exec((await lpstat(['-d'])) ?? '')?.[1] ?? null;
-  const names = [...new Set(queues.split('\n').map((line) => line.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      queues
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ];
   return names.map((name) => ({ name, driver: 'cups' as const, target: name, isDefault: name === defaultQueue }));
 }
 

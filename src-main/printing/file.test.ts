@@ -31,12 +31,11 @@ describe('file driver (hot folder)', () => {
     await fileDriver().print(Buffer.from('^XA^XZ'), request({ format: 'zpl', copies: 2, jobName: 'R-2-doc_2' }));
     await fileDriver().print(Buffer.from('^XA^FDretry^XZ'), request({ format: 'zpl', jobName: 'R-2-doc_2', attempt: 2 }));
     await fileDriver().print(Buffer.from('^XA^FDagain^XZ'), request({ format: 'zpl', jobName: 'R-2-doc_2', printJobId: 'pjb_02second' }));
-    expect(readdirSync(folder).filter((name) => name.startsWith('R-2')).sort()).toEqual([
-      'R-2-doc_2-pjb_01first-1-copy2.zpl',
-      'R-2-doc_2-pjb_01first-1.zpl',
-      'R-2-doc_2-pjb_01first-2.zpl',
-      'R-2-doc_2-pjb_02second-1.zpl',
-    ]);
+    expect(
+      readdirSync(folder)
+        .filter((name) => name.startsWith('R-2'))
+        .sort(),
+    ).toEqual(['R-2-doc_2-pjb_01first-1-copy2.zpl', 'R-2-doc_2-pjb_01first-1.zpl', 'R-2-doc_2-pjb_01first-2.zpl', 'R-2-doc_2-pjb_02second-1.zpl']);
     expect(readFileSync(join(folder, 'R-2-doc_2-pjb_01first-1.zpl'), 'utf8')).toBe('^XA^XZ');
     expect(readFileSync(join(folder, 'R-2-doc_2-pjb_01first-2.zpl'), 'utf8')).toBe('^XA^FDretry^XZ');
     expect(readFileSync(join(folder, 'R-2-doc_2-pjb_02second-1.zpl'), 'utf8')).toBe('^XA^FDagain^XZ');
@@ -55,14 +54,18 @@ describe('file driver (hot folder)', () => {
 
   it('a missing folder or a file in its place: not_found with the path', async () => {
     const missing = join(folder, 'unmounted-share');
-    const error = await fileDriver().print(Buffer.from('x'), request({ target: missing })).catch((caught: unknown) => caught);
+    const error = await fileDriver()
+      .print(Buffer.from('x'), request({ target: missing }))
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PrintError);
     expect((error as PrintError).reason).toBe('not_found');
     expect((error as PrintError).message).toBe(`Folder '${missing}' does not exist on this computer; create it or change the printer's folder`);
 
     const aFile = join(folder, 'not-a-folder');
     writeFileSync(aFile, '');
-    const second = await fileDriver().print(Buffer.from('x'), request({ target: aFile })).catch((caught: unknown) => caught);
+    const second = await fileDriver()
+      .print(Buffer.from('x'), request({ target: aFile }))
+      .catch((caught: unknown) => caught);
     expect((second as PrintError).message).toContain('is a file, not a folder');
   });
 });

@@ -5,7 +5,10 @@ import { PrintError, type PrintDriver, type PrintRequest } from './driver';
 
 /** Letters, digits, dot, dash and underscore: safe in any file system and in a watcher's pattern. */
 export function safeFileStem(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 200);
+  return name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 200);
 }
 
 /**
@@ -18,7 +21,8 @@ export function hotFolderFileName(request: Pick<PrintRequest, 'jobName' | 'print
   // A long reference is cut, never the document id after its last dash, nor the job and attempt that
   // keep the name unique.
   const dash = request.jobName.lastIndexOf('-');
-  const [reference, documentId] = dash > 0 ? [safeFileStem(request.jobName.slice(0, dash)), `-${safeFileStem(request.jobName.slice(dash + 1))}`] : [safeFileStem(request.jobName), ''];
+  const [reference, documentId] =
+    dash > 0 ? [safeFileStem(request.jobName.slice(0, dash)), `-${safeFileStem(request.jobName.slice(dash + 1))}`] : [safeFileStem(request.jobName), ''];
   const stem = `${reference.slice(0, Math.max(0, 160 - documentId.length))}${documentId}-${safeFileStem(request.printJobId)}-${request.attempt}`;
   return `${stem}${copy > 1 ? `-copy${copy}` : ''}.${request.format}`;
 }

@@ -28,7 +28,10 @@ export function rawDriver(options: RawDriverOptions = {}): PrintDriver {
       const where = `${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
       // A ZPL printer prints a PDF as pages of garbage characters: refuse before anything is sent.
       if (request.format !== 'zpl' || Buffer.from(content.subarray(0, PDF_MAGIC.length)).equals(PDF_MAGIC)) {
-        throw new PrintError('wrong_format', `Printer at ${where} takes ZPL and this document is a PDF; print it on a PDF printer or set the carrier's label format to ZPL`);
+        throw new PrintError(
+          'wrong_format',
+          `Printer at ${where} takes ZPL and this document is a PDF; print it on a PDF printer or set the carrier's label format to ZPL`,
+        );
       }
       const payload = Buffer.concat(Array.from({ length: request.copies }, () => content));
       await send(address.host, address.port, payload, where, { connectTimeoutMs, sendTimeoutMs, closeGraceMs });
@@ -60,7 +63,11 @@ function send(host: string, port: number, payload: Buffer, where: string, limits
     };
     deadline(
       connectTimeoutMs,
-      () => new PrintError('offline', `Printer at ${where} did not answer within ${connectTimeoutMs / 1000} s; check that it is switched on and on the network, then retry`),
+      () =>
+        new PrintError(
+          'offline',
+          `Printer at ${where} did not answer within ${connectTimeoutMs / 1000} s; check that it is switched on and on the network, then retry`,
+        ),
     );
     socket.once('connect', () => {
       deadline(
@@ -91,7 +98,10 @@ function send(host: string, port: number, payload: Buffer, where: string, limits
 function socketFailure(error: NodeJS.ErrnoException, where: string, host: string): PrintError {
   switch (error.code) {
     case 'ECONNREFUSED':
-      return new PrintError('offline', `Printer at ${where} did not answer (connection refused); check that it is switched on and that the port is right, then retry`);
+      return new PrintError(
+        'offline',
+        `Printer at ${where} did not answer (connection refused); check that it is switched on and that the port is right, then retry`,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return new PrintError('not_found', `Printer host '${host}' is not known on this network; check the printer's address`);

@@ -41,12 +41,7 @@ export interface StorefrontPage {
 }
 
 /** GETs one page of JSON. `url` is the shop's real address; only the transport may redirect it. */
-export async function getStorefrontJson(
-  transport: StorefrontTransport,
-  platform: string,
-  url: URL,
-  headers: Record<string, string>,
-): Promise<StorefrontPage> {
+export async function getStorefrontJson(transport: StorefrontTransport, platform: string, url: URL, headers: Record<string, string>): Promise<StorefrontPage> {
   const target = transport.origin ? new URL(url.pathname + url.search, transport.origin) : url;
   // Named by host only: the URL itself may one day carry a credential in its query.
   const where = url.host;

@@ -18,7 +18,10 @@ beforeEach(() => {
 const client = (options: Parameters<typeof storefrontTransport>[0] = {}) => shopifyClient(storefrontTransport({ origin: shop.origin, ...options }));
 
 async function storefrontFailure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
@@ -57,8 +60,35 @@ describe('the Shopify client', () => {
       totalAmount: 298,
       currency: 'DKK',
       orderLines: [
-        { name: 'Stoneware mug - Blue', quantity: 2, sku: 'MUG-01', unitPrice: 99, totalPrice: 198, currency: 'DKK', weight: 0.4, weightUnit: 'kg', variantId: '111', productId: '11', vendor: 'Acme', requiresShipping: true, taxable: true, giftCard: false },
-        { name: 'Gift card', quantity: 1, unitPrice: 100, totalPrice: 100, currency: 'DKK', variantId: '222', productId: '22', vendor: 'Acme', requiresShipping: false, taxable: false, giftCard: true },
+        {
+          name: 'Stoneware mug - Blue',
+          quantity: 2,
+          sku: 'MUG-01',
+          unitPrice: 99,
+          totalPrice: 198,
+          currency: 'DKK',
+          weight: 0.4,
+          weightUnit: 'kg',
+          variantId: '111',
+          productId: '11',
+          vendor: 'Acme',
+          requiresShipping: true,
+          taxable: true,
+          giftCard: false,
+        },
+        {
+          name: 'Gift card',
+          quantity: 1,
+          unitPrice: 100,
+          totalPrice: 100,
+          currency: 'DKK',
+          variantId: '222',
+          productId: '22',
+          vendor: 'Acme',
+          requiresShipping: false,
+          taxable: false,
+          giftCard: true,
+        },
       ],
       externalData: {
         platform: 'shopify',
@@ -102,8 +132,7 @@ describe('the Shopify client', () => {
     shop.failWith = 503;
     expect((await storefrontFailure(client().fetchNewOrders(fakeShopify))).errors?.[0]?.code).toBe('HTTP_503');
 
-    const hanging: typeof fetch = (_url, init) =>
-      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    const hanging: typeof fetch = (_url, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
     const timedOut = await storefrontFailure(client({ fetch: hanging, timeoutMs: 50 }).fetchNewOrders(fakeShopify));
     expect(timedOut.errors?.[0]?.code).toBe('TIMEOUT');
 

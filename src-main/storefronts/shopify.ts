@@ -58,8 +58,7 @@ export function mapShopifyOrder(raw: Json): StorefrontOrder {
     order: {
       orderNumber: str(raw.name) ?? str(raw.order_number) ?? '',
       externalId: str(raw.id),
-      customerName:
-        joinName(customer?.first_name, customer?.last_name) ?? str(shipping?.name) ?? joinName(billing?.first_name, billing?.last_name),
+      customerName: joinName(customer?.first_name, customer?.last_name) ?? str(shipping?.name) ?? joinName(billing?.first_name, billing?.last_name),
       customerEmail: email,
       notes: clipped(raw.note),
       shippingAddress: shippingAddressOf(shipping),
@@ -67,29 +66,31 @@ export function mapShopifyOrder(raw: Json): StorefrontOrder {
       currency,
       // What is left to ship: a partly fulfilled order's shipped units, and refunded ones, are not
       // shipped again. A line with nothing left is left out.
-      orderLines: list(raw.line_items).filter((line) => line.fulfillable_quantity !== 0).map((line) => {
-        const ordered = typeof line.quantity === 'number' ? line.quantity : Number(line.quantity ?? 0);
-        const quantity = typeof line.fulfillable_quantity === 'number' ? line.fulfillable_quantity : ordered;
-        const unitPrice = amount(line.price);
-        const grams = typeof line.grams === 'number' ? line.grams : undefined;
-        return defined({
-          name: str(line.name) ?? str(line.title) ?? '',
-          quantity,
-          sku: str(line.sku) ?? undefined,
-          unitPrice,
-          totalPrice: unitPrice === undefined ? undefined : Math.round(unitPrice * quantity * 100) / 100,
-          currency: currency ?? undefined,
-          // Shopify reports 0 g for a variant whose weight was never entered: unknown, not weightless.
-          weight: grams ? grams / 1000 : undefined,
-          weightUnit: grams ? ('kg' as const) : undefined,
-          variantId: str(line.variant_id) ?? undefined,
-          productId: str(line.product_id) ?? undefined,
-          vendor: str(line.vendor) ?? undefined,
-          requiresShipping: typeof line.requires_shipping === 'boolean' ? line.requires_shipping : undefined,
-          taxable: typeof line.taxable === 'boolean' ? line.taxable : undefined,
-          giftCard: typeof line.gift_card === 'boolean' ? line.gift_card : undefined,
-        });
-      }),
+      orderLines: list(raw.line_items)
+        .filter((line) => line.fulfillable_quantity !== 0)
+        .map((line) => {
+          const ordered = typeof line.quantity === 'number' ? line.quantity : Number(line.quantity ?? 0);
+          const quantity = typeof line.fulfillable_quantity === 'number' ? line.fulfillable_quantity : ordered;
+          const unitPrice = amount(line.price);
+          const grams = typeof line.grams === 'number' ? line.grams : undefined;
+          return defined({
+            name: str(line.name) ?? str(line.title) ?? '',
+            quantity,
+            sku: str(line.sku) ?? undefined,
+            unitPrice,
+            totalPrice: unitPrice === undefined ? undefined : Math.round(unitPrice * quantity * 100) / 100,
+            currency: currency ?? undefined,
+            // Shopify reports 0 g for a variant whose weight was never entered: unknown, not weightless.
+            weight: grams ? grams / 1000 : undefined,
+            weightUnit: grams ? ('kg' as const) : undefined,
+            variantId: str(line.variant_id) ?? undefined,
+            productId: str(line.product_id) ?? undefined,
+            vendor: str(line.vendor) ?? undefined,
+            requiresShipping: typeof line.requires_shipping === 'boolean' ? line.requires_shipping : undefined,
+            taxable: typeof line.taxable === 'boolean' ? line.taxable : undefined,
+            giftCard: typeof line.gift_card === 'boolean' ? line.gift_card : undefined,
+          });
+        }),
       externalData: defined({
         platform: 'shopify',
         name: str(raw.name) ?? undefined,

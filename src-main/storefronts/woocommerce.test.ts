@@ -64,7 +64,10 @@ describe('the WooCommerce client', () => {
     shop.orders = [1, 2, 'x'] as unknown as Record<string, unknown>[];
     const error = await client()
       .fetchNewOrders(fakeWoo)
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).errors?.[0]).toMatchObject({ code: 'INVALID_RESPONSE', message: expect.stringContaining('answered without an orders list') });
   });
@@ -72,7 +75,10 @@ describe('the WooCommerce client', () => {
   it('turns refused keys into 422 STOREFRONT_ERROR without the keys in it', async () => {
     const error = await client()
       .fetchNewOrders({ ...fakeWoo, consumerSecret: 'cs_wrong_secret' })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('STOREFRONT_ERROR');
     expect((error as ApiError).errors?.[0]?.code).toBe('HTTP_401');

@@ -33,7 +33,12 @@ export function pdfFilesIn(dir: string): Set<string> {
  * `<reference>-<documentId>`) and for it to be complete, i.e. readable by pdfinfo. Answers the file
  * and its first page's size in points, or says what was missing after `timeoutMs`.
  */
-export async function waitForPrintedPdf(dir: string, documentId: string, before: ReadonlySet<string>, timeoutMs = 15_000): Promise<{ file: string; widthPt: number; heightPt: number }> {
+export async function waitForPrintedPdf(
+  dir: string,
+  documentId: string,
+  before: ReadonlySet<string>,
+  timeoutMs = 15_000,
+): Promise<{ file: string; widthPt: number; heightPt: number }> {
   const started = Date.now();
   let file: string | undefined;
   let info: string | undefined;

@@ -10,10 +10,7 @@ import { CUPS_TEST_QUEUE, cupsPdfOutputDir } from './cupsPdf';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 
-export type CupsTestPrinter =
-  | { state: 'ready'; queue: string; outputDir: string }
-  | { state: 'absent'; reason: string }
-  | { state: 'broken'; reason: string };
+export type CupsTestPrinter = { state: 'ready'; queue: string; outputDir: string } | { state: 'absent'; reason: string } | { state: 'broken'; reason: string };
 
 declare module 'vitest' {
   interface ProvidedContext {

@@ -18,7 +18,9 @@ export interface FakeShop {
 
 const pageSize = 2;
 
-async function startFake(handle: (req: IncomingMessage, url: URL, shop: FakeShop) => { status: number; headers?: Record<string, string>; body: unknown }): Promise<FakeShop> {
+async function startFake(
+  handle: (req: IncomingMessage, url: URL, shop: FakeShop) => { status: number; headers?: Record<string, string>; body: unknown },
+): Promise<FakeShop> {
   const shop: FakeShop = {
     origin: '',
     orders: [],
@@ -108,8 +110,35 @@ export function shopifyOrder(id: number, overrides: Record<string, unknown> = {}
       company: null,
     },
     line_items: [
-      { id: id * 10 + 1, name: 'Stoneware mug - Blue', title: 'Stoneware mug', sku: 'MUG-01', quantity: 2, price: '99.00', grams: 400, requires_shipping: true, taxable: true, gift_card: false, variant_id: 111, product_id: 11, vendor: 'Acme' },
-      { id: id * 10 + 2, name: 'Gift card', sku: '', quantity: 1, price: '100.00', grams: 0, requires_shipping: false, taxable: false, gift_card: true, variant_id: 222, product_id: 22, vendor: 'Acme' },
+      {
+        id: id * 10 + 1,
+        name: 'Stoneware mug - Blue',
+        title: 'Stoneware mug',
+        sku: 'MUG-01',
+        quantity: 2,
+        price: '99.00',
+        grams: 400,
+        requires_shipping: true,
+        taxable: true,
+        gift_card: false,
+        variant_id: 111,
+        product_id: 11,
+        vendor: 'Acme',
+      },
+      {
+        id: id * 10 + 2,
+        name: 'Gift card',
+        sku: '',
+        quantity: 1,
+        price: '100.00',
+        grams: 0,
+        requires_shipping: false,
+        taxable: false,
+        gift_card: true,
+        variant_id: 222,
+        product_id: 22,
+        vendor: 'Acme',
+      },
     ],
     ...overrides,
   };
@@ -126,9 +155,31 @@ export function wooOrder(id: number, overrides: Record<string, unknown> = {}) {
     date_created_gmt: '2024-11-02T09:15:00',
     payment_method_title: 'Credit card',
     customer_note: '',
-    billing: { first_name: 'Hans', last_name: 'Meier', email: `hans${id}@example.de`, phone: '+49301234567', address_1: 'Hauptstr. 1', city: 'Berlin', postcode: '10115', country: 'DE' },
-    shipping: { first_name: 'Hans', last_name: 'Meier', company: '', address_1: 'Hauptstr. 1', address_2: '', city: 'Berlin', state: 'BE', postcode: '10115', country: 'DE', phone: '' },
-    line_items: [{ id: id * 10 + 1, name: 'Tea tin', product_id: 31, variation_id: 0, quantity: 3, sku: 'TEA-02', price: 12.5, subtotal: '37.50', total: '37.50' }],
+    billing: {
+      first_name: 'Hans',
+      last_name: 'Meier',
+      email: `hans${id}@example.de`,
+      phone: '+49301234567',
+      address_1: 'Hauptstr. 1',
+      city: 'Berlin',
+      postcode: '10115',
+      country: 'DE',
+    },
+    shipping: {
+      first_name: 'Hans',
+      last_name: 'Meier',
+      company: '',
+      address_1: 'Hauptstr. 1',
+      address_2: '',
+      city: 'Berlin',
+      state: 'BE',
+      postcode: '10115',
+      country: 'DE',
+      phone: '',
+    },
+    line_items: [
+      { id: id * 10 + 1, name: 'Tea tin', product_id: 31, variation_id: 0, quantity: 3, sku: 'TEA-02', price: 12.5, subtotal: '37.50', total: '37.50' },
+    ],
     ...overrides,
   };
 }

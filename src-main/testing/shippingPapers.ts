@@ -50,7 +50,10 @@ export function paperSample(overrides: Partial<ShippingPaperData> = {}): Shippin
         length: 30,
         width: 20,
         height: 10,
-        lines: [paperLine(1, { quantity: 2, unitPrice: 12.5 }), paperLine(2, { quantity: 3, unitPrice: 0.1, currency: 'DKK', tarrifNumber: '0902.10', countryOfOrigin: 'CN' })],
+        lines: [
+          paperLine(1, { quantity: 2, unitPrice: 12.5 }),
+          paperLine(2, { quantity: 3, unitPrice: 0.1, currency: 'DKK', tarrifNumber: '0902.10', countryOfOrigin: 'CN' }),
+        ],
       },
       { weightKg: 1.25, length: 0, width: 0, height: 0, lines: [paperLine(3, { quantity: 1, unitPrice: 99.99 })] },
     ],

@@ -1,5 +1,13 @@
 import { defineOperation } from '../operation';
-import { apiTokenCreateBody, apiTokenCreatedSchema, apiTokenDetailSchema, apiTokenSchema, apiTokenUpdateBody, apiTokenVerifyBody, apiTokenVerifyResponse } from '../schemas/apiToken';
+import {
+  apiTokenCreateBody,
+  apiTokenCreatedSchema,
+  apiTokenDetailSchema,
+  apiTokenSchema,
+  apiTokenUpdateBody,
+  apiTokenVerifyBody,
+  apiTokenVerifyResponse,
+} from '../schemas/apiToken';
 import { crudOperations } from './crud';
 
 /** API tokens for scripts (decisions §3): created once with their secret shown, verified, revoked. */

@@ -1,6 +1,15 @@
 import { defineOperation } from '../operation';
 import { messageResponse, pageOf } from '../schemas/common';
-import { orderCreateBody, orderDetailSchema, orderImportBody, orderImportQuery, orderImportResponse, orderListQuery, orderSummarySchema, orderUpdateBody } from '../schemas/order';
+import {
+  orderCreateBody,
+  orderDetailSchema,
+  orderImportBody,
+  orderImportQuery,
+  orderImportResponse,
+  orderListQuery,
+  orderSummarySchema,
+  orderUpdateBody,
+} from '../schemas/order';
 
 const order = '/orgs/{orgId}/orders/{orderId}' as const;
 

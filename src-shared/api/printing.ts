@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { crudOperations } from './crud';
 import { noBody, pageOf } from '../schemas/common';
-import { discoveredPrinterSchema, printJobListQuery, printJobSchema, printShipmentBody, printShipmentResponse, printerCreateBody, printerSchema, printerTestResult, printerUpdateBody } from '../schemas/printing';
+import {
+  discoveredPrinterSchema,
+  printJobListQuery,
+  printJobSchema,
+  printShipmentBody,
+  printShipmentResponse,
+  printerCreateBody,
+  printerSchema,
+  printerTestResult,
+  printerUpdateBody,
+} from '../schemas/printing';
 
 /** Printers, printing a shipment's documents, and print jobs (decisions §9). */
 export const printingOperations = [

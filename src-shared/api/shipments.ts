@@ -2,7 +2,22 @@ import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { messageResponse, noBody, pageOf } from '../schemas/common';
 import { sendResponse } from '../schemas/send';
-import { batchSendBody, batchSendResponse, batchSplitBody, batchSplitResponse, documentContentQuery, orderShipmentCreateBody, sendBody, shipmentCreateBody, shipmentListItemSchema, shipmentListQuery, shipmentSchema, shipmentUpdateBody, splitBody, splitResponse } from '../schemas/shipment';
+import {
+  batchSendBody,
+  batchSendResponse,
+  batchSplitBody,
+  batchSplitResponse,
+  documentContentQuery,
+  orderShipmentCreateBody,
+  sendBody,
+  shipmentCreateBody,
+  shipmentListItemSchema,
+  shipmentListQuery,
+  shipmentSchema,
+  shipmentUpdateBody,
+  splitBody,
+  splitResponse,
+} from '../schemas/shipment';
 
 const shipment = '/orgs/{orgId}/shipments/{shipmentId}' as const;
 

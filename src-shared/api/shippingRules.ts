@@ -1,6 +1,13 @@
 import { defineOperation } from '../operation';
 import { messageResponse, pageOf, pageQuery } from '../schemas/common';
-import { shippingRuleCreateBody, shippingRuleExpandedSchema, shippingRuleMatchBody, shippingRuleMatchResponse, shippingRuleSchema, shippingRuleUpdateBody } from '../schemas/shippingRule';
+import {
+  shippingRuleCreateBody,
+  shippingRuleExpandedSchema,
+  shippingRuleMatchBody,
+  shippingRuleMatchResponse,
+  shippingRuleSchema,
+  shippingRuleUpdateBody,
+} from '../schemas/shippingRule';
 
 const rule = '/orgs/{orgId}/shipping-rules/{ruleId}' as const;
 

@@ -33,7 +33,10 @@ export const availableCarrierSchema = z.strictObject({
 });
 export type AvailableCarrier = z.infer<typeof availableCarrierSchema>;
 
-export const carrierConfigSchema = z.record(z.string(), z.union([z.string().max(1000), z.number(), z.boolean()], { error: 'Must be text, a number or true/false' }));
+export const carrierConfigSchema = z.record(
+  z.string(),
+  z.union([z.string().max(1000), z.number(), z.boolean()], { error: 'Must be text, a number or true/false' }),
+);
 
 export const carrierSchema = z.strictObject({
   id: z.string(),

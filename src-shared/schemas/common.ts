@@ -78,10 +78,7 @@ export function isCurrencyCode(value: string): boolean {
   return currencySet.has(value);
 }
 export const currencyCode = () =>
-  z
-    .string()
-    .refine(isCurrencyCode, { message: 'Must be an upper-case ISO 4217 currency code, e.g. DKK' })
-    .describe('ISO 4217 currency code');
+  z.string().refine(isCurrencyCode, { message: 'Must be an upper-case ISO 4217 currency code, e.g. DKK' }).describe('ISO 4217 currency code');
 
 /**
  * A whole number from a query string ("20") or from an IPC caller (20). Only plain digits count:
@@ -91,7 +88,16 @@ export const wholeNumberParam = (min: number, max: number) =>
   z
     // The union's own message: "abc", "" or a repeated key (?page=1&page=2 comes as a list) would
     // otherwise read "Not one of the accepted forms".
-    .union([z.number(), z.string().regex(/^\d{1,16}$/).transform(Number)], { error: `Must be a whole number from ${min} to ${max}` })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,16}$/)
+          .transform(Number),
+      ],
+      { error: `Must be a whole number from ${min} to ${max}` },
+    )
     .pipe(z.number().int().min(min).max(max));
 
 /**
@@ -106,8 +112,7 @@ export const searchText = () =>
     .optional();
 
 /** `true` or `false` in a query string (or a boolean from the app's IPC door); anything else is refused, not guessed at. */
-export const booleanParam = () =>
-  z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], { error: 'Must be true or false' });
+export const booleanParam = () => z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], { error: 'Must be true or false' });
 
 /** List bounds are rejected, never clamped (decisions §1 "Lists"). */
 export const pageQuery = z.strictObject({

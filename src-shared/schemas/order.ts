@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { countryCode, currencyCode, email, id, MAX_TEXT, openObject, pageQuery, requiredText, searchText, text, timestamp } from './common';
 import { orderChannelTypes } from './orderChannel';
-import { carrierSettingsSchema, checkWeightBound, documentSchema, money, shipmentStatuses, shipmentTypes, shippingRuleSummarySchema, trackingSchema, weightUnits } from './shipment';
+import {
+  carrierSettingsSchema,
+  checkWeightBound,
+  documentSchema,
+  money,
+  shipmentStatuses,
+  shipmentTypes,
+  shippingRuleSummarySchema,
+  trackingSchema,
+  weightUnits,
+} from './shipment';
 
 export const orderStatuses = ['pending', 'processing', 'partially_fulfilled', 'fulfilled', 'error', 'cancelled'] as const;
 export type OrderStatus = (typeof orderStatuses)[number];

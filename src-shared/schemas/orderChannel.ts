@@ -49,19 +49,23 @@ export const orderChannelConfigSchemas = {
 } satisfies Record<OrderChannelType, z.ZodType>;
 
 // One variant per type, so a missing credential is reported at its own path (body.config.accessToken).
-export const orderChannelCreateBody = z.discriminatedUnion('type', [
-  z.strictObject({ name: requiredText(), type: z.literal('manual'), config: openConfig.default({}) }),
-  z.strictObject({ name: requiredText(), type: z.literal('csv'), config: openConfig.default({}) }),
-  z.strictObject({ name: requiredText(), type: z.literal('shopify'), config: shopifyConfig }),
-  z.strictObject({ name: requiredText(), type: z.literal('woocommerce'), config: woocommerceConfig }),
-], {
-  // Without this, an unknown or missing type reads "Not one of the accepted forms".
-  error: (issue) => {
-    if (issue.code !== 'invalid_union') return undefined;
-    const given = issue.input !== null && typeof issue.input === 'object' ? (issue.input as { type?: unknown }).type : undefined;
-    return given === undefined ? 'Required' : `Must be one of: ${orderChannelTypes.join(', ')}`;
+export const orderChannelCreateBody = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ name: requiredText(), type: z.literal('manual'), config: openConfig.default({}) }),
+    z.strictObject({ name: requiredText(), type: z.literal('csv'), config: openConfig.default({}) }),
+    z.strictObject({ name: requiredText(), type: z.literal('shopify'), config: shopifyConfig }),
+    z.strictObject({ name: requiredText(), type: z.literal('woocommerce'), config: woocommerceConfig }),
+  ],
+  {
+    // Without this, an unknown or missing type reads "Not one of the accepted forms".
+    error: (issue) => {
+      if (issue.code !== 'invalid_union') return undefined;
+      const given = issue.input !== null && typeof issue.input === 'object' ? (issue.input as { type?: unknown }).type : undefined;
+      return given === undefined ? 'Required' : `Must be one of: ${orderChannelTypes.join(', ')}`;
+    },
   },
-});
+);
 export type OrderChannelInput = z.output<typeof orderChannelCreateBody>;
 
 /**

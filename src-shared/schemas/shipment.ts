@@ -3,16 +3,7 @@ import { countryCode, currencyCode, email, emptyOr, id, openObject, pageQuery, r
 import { senderAddressSchema } from './senderAddress';
 import { documentFormats, labelSizes } from './carrier';
 
-export const shipmentStatuses = [
-  'draft',
-  'pending',
-  'processing',
-  'dispatched',
-  'partly_dispatched',
-  'error',
-  'cancelled',
-  'on_hold',
-] as const;
+export const shipmentStatuses = ['draft', 'pending', 'processing', 'dispatched', 'partly_dispatched', 'error', 'cancelled', 'on_hold'] as const;
 export type ShipmentStatus = (typeof shipmentStatuses)[number];
 export const shipmentTypes = ['outbound', 'inbound'] as const;
 export type ShipmentType = (typeof shipmentTypes)[number];
@@ -27,7 +18,11 @@ export const MAX_WEIGHT_KG = 100_000;
 export function checkWeightBound(value: { weight?: number | undefined; weightUnit?: WeightUnit | undefined }, ctx: z.RefinementCtx): void {
   if (value.weight === undefined) return;
   if (value.weight * kgPerWeightUnit[value.weightUnit ?? 'kg'] > MAX_WEIGHT_KG) {
-    ctx.addIssue({ code: 'custom', path: ['weight'], message: `Must be at most ${MAX_WEIGHT_KG} kg (${MAX_WEIGHT_KG / kgPerWeightUnit[value.weightUnit ?? 'kg']} ${value.weightUnit ?? 'kg'})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['weight'],
+      message: `Must be at most ${MAX_WEIGHT_KG} kg (${MAX_WEIGHT_KG / kgPerWeightUnit[value.weightUnit ?? 'kg']} ${value.weightUnit ?? 'kg'})`,
+    });
   }
 }
 export const incoterms = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'] as const;
@@ -231,18 +226,20 @@ export const parcelOrderLineInput = z.strictObject({
 export type ParcelOrderLineInput = z.infer<typeof parcelOrderLineInput>;
 
 /** decisions §5: a parcel requires weight ≥ 0, weightUnit and dimensions (each ≥ 0). */
-export const parcelInput = z.strictObject({
-  /** A parcel of this shipment, which keeps its id; left out, the parcel gets a new one (parcelIds.ts). */
-  id: id().optional(),
-  weight: z.number().min(0),
-  weightUnit: z.enum(weightUnits),
-  dimensions: z.strictObject({
-    length: z.number().min(0).max(100_000),
-    width: z.number().min(0).max(100_000),
-    height: z.number().min(0).max(100_000),
-  }),
-  orderLines: z.array(parcelOrderLineInput).max(MAX_LINES_PER_PARCEL).default([]),
-}).superRefine(checkWeightBound);
+export const parcelInput = z
+  .strictObject({
+    /** A parcel of this shipment, which keeps its id; left out, the parcel gets a new one (parcelIds.ts). */
+    id: id().optional(),
+    weight: z.number().min(0),
+    weightUnit: z.enum(weightUnits),
+    dimensions: z.strictObject({
+      length: z.number().min(0).max(100_000),
+      width: z.number().min(0).max(100_000),
+      height: z.number().min(0).max(100_000),
+    }),
+    orderLines: z.array(parcelOrderLineInput).max(MAX_LINES_PER_PARCEL).default([]),
+  })
+  .superRefine(checkWeightBound);
 export type ParcelInput = z.infer<typeof parcelInput>;
 
 export const carrierSettingsInput = z.strictObject({
@@ -396,4 +393,3 @@ export const shipmentListQuery = pageQuery.extend({
   reference: requiredText().optional(),
   orderId: id().optional(),
 });
-

@@ -75,7 +75,10 @@ export type ShippingRuleExpanded = z.infer<typeof shippingRuleExpandedSchema>;
 
 const ruleFields = {
   description: text().nullable().optional(),
-  additionalParameters: z.array(z.strictObject({ name: requiredText(), val: text() })).max(50).optional(),
+  additionalParameters: z
+    .array(z.strictObject({ name: requiredText(), val: text() }))
+    .max(50)
+    .optional(),
   emailNotification: z.boolean().optional(),
   phoneNotification: z.boolean().optional(),
   generateProformaInvoice: z.boolean().optional(),
@@ -113,13 +116,15 @@ export const shippingRuleUpdateBody = z.strictObject({
 });
 export type ShippingRuleUpdateInput = z.output<typeof shippingRuleUpdateBody>;
 
-export const shippingRuleMatchBody = z.strictObject({
-  countryCode: countryCode(),
-  weight: z.number().min(0),
-  weightUnit: z.enum(weightUnits).default('kg'),
-  orderTotal: amount().optional(),
-  currency: currencyCode().optional(),
-}).superRefine(checkWeightBound);
+export const shippingRuleMatchBody = z
+  .strictObject({
+    countryCode: countryCode(),
+    weight: z.number().min(0),
+    weightUnit: z.enum(weightUnits).default('kg'),
+    orderTotal: amount().optional(),
+    currency: currencyCode().optional(),
+  })
+  .superRefine(checkWeightBound);
 export type ShippingRuleMatchInput = z.output<typeof shippingRuleMatchBody>;
 
 export const shippingRuleMatchResponse = z.strictObject({

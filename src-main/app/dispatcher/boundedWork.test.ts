@@ -182,9 +182,7 @@ describe('a body with many problems', () => {
       await inProcess('ipc login, not signed in', () => ipcError(2, 'auth.login', { body: loginObject }));
       await inProcess('ipc shipment, signed in', () => ipcError(1, 'shipments.create', { params: { orgId: t.org.orgId }, body: shipmentObject }));
       await inProcess('dispatcher login', () => cliError('auth.login', { body: loginObject }));
-      await inProcess('dispatcher shipment', () =>
-        cliError('shipments.create', { params: { orgId: t.org.orgId }, body: shipmentObject }),
-      );
+      await inProcess('dispatcher shipment', () => cliError('shipments.create', { params: { orgId: t.org.orgId }, body: shipmentObject }));
     };
     const fireLogin = () => post('http login, no credential', '/auth/login', loginText, null);
     // A first round outside the timing: zod compiles each schema on its first use.
@@ -269,9 +267,7 @@ describe('a request body that does not arrive', () => {
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => (answer += chunk));
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-      socket.write(
-        `POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`,
-      );
+      socket.write(`POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`);
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
       await closed;

@@ -85,10 +85,7 @@ async function run(app: AppContext, operationId: string, raw: RawInput, door: Do
   }
 
   // After authentication and scope, so a revoked or narrowed credential never gets a kept answer.
-  const idempotent =
-    takesIdempotencyKey(op) && credential !== undefined
-      ? idempotentRequest(door.idempotencyKey, credential, op.id, raw)
-      : null;
+  const idempotent = takesIdempotencyKey(op) && credential !== undefined ? idempotentRequest(door.idempotencyKey, credential, op.id, raw) : null;
   const call: CallContext = { app, principal, credential, client: door.client };
   if (!idempotent) return validateAndHandle(app, op, raw, call);
   const result = await underIdempotencyKey(
@@ -153,11 +150,10 @@ function parsePart(
  * every part and for every door, before any handler runs, so no schema or handler needs to think of it.
  */
 function refuseNotWellFormedText(raw: RawInput): void {
-  const details = [
-    ...notWellFormedText('params', raw.params),
-    ...notWellFormedText('query', raw.query),
-    ...notWellFormedText('body', raw.body),
-  ].slice(0, MAX_DETAILS);
+  const details = [...notWellFormedText('params', raw.params), ...notWellFormedText('query', raw.query), ...notWellFormedText('body', raw.body)].slice(
+    0,
+    MAX_DETAILS,
+  );
   const first = details[0];
   if (first) throw new ApiError('VALIDATION_FAILED', `Invalid ${first.path}: ${first.message}`, { details });
 }

@@ -84,8 +84,8 @@ describe('Idempotency-Key (decisions §12)', () => {
     const token = await t.tokenWithScopes(t.org, ['write:all']);
     const first = await post('before-revoke', shipmentBody(carrierId), token);
     expect(first.status).toBe(201);
-    const tokenId = (await t.request('GET', `/orgs/${t.org.orgId}/api-tokens?limit=100`)).body.data.find(
-      (item: { tokenPrefix: string }) => token.startsWith(item.tokenPrefix),
+    const tokenId = (await t.request('GET', `/orgs/${t.org.orgId}/api-tokens?limit=100`)).body.data.find((item: { tokenPrefix: string }) =>
+      token.startsWith(item.tokenPrefix),
     ).id;
     expect((await t.request('DELETE', `/orgs/${t.org.orgId}/api-tokens/${tokenId}`)).status).toBe(200);
     const again = await post('before-revoke', shipmentBody(carrierId), token);
@@ -95,7 +95,10 @@ describe('Idempotency-Key (decisions §12)', () => {
 
   it('keeps no readable secret: a token created under a key is not in the database files, yet is replayed', async () => {
     const create = () =>
-      t.request('POST', `/orgs/${t.org.orgId}/api-tokens`, { body: { name: 'under a key', scopes: ['read:shipments'] }, headers: { 'idempotency-key': 'token-once' } });
+      t.request('POST', `/orgs/${t.org.orgId}/api-tokens`, {
+        body: { name: 'under a key', scopes: ['read:shipments'] },
+        headers: { 'idempotency-key': 'token-once' },
+      });
     const first = await create();
     expect(first.status).toBe(201);
     const secret = first.body.token as string;

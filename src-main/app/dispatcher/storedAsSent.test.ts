@@ -53,7 +53,10 @@ describe('text that is not valid Unicode', () => {
     expect(response.status).toBe(400);
     // In the body's order (carrierSettings comes before parties in it).
     expect(response.body.details).toEqual([
-      { path: 'body.carrierSettings.additionalParameters.door\\ud83d', message: expect.stringContaining('The field name contains a character that is not valid Unicode') },
+      {
+        path: 'body.carrierSettings.additionalParameters.door\\ud83d',
+        message: expect.stringContaining('The field name contains a character that is not valid Unicode'),
+      },
       { path: 'body.parties.0.name', message: NOT_UNICODE_MESSAGE },
     ]);
   });

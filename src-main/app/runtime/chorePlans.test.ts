@@ -32,7 +32,9 @@ it('the daily clean-up finds expired events and deliveries without reading those
   // pruneOldDeliveries works webhook by webhook: one has to exist for its statement to run.
   const at = new Date().toISOString();
   app.db.$client
-    .prepare("INSERT INTO webhooks (id, org_id, name, url, events, secret_sealed, is_active, created_at, updated_at) VALUES ('whk_a', ?, 'ERP', 'https://erp.example', '[]', 'x', 1, ?, ?)")
+    .prepare(
+      "INSERT INTO webhooks (id, org_id, name, url, events, secret_sealed, is_active, created_at, updated_at) VALUES ('whk_a', ?, 'ERP', 'https://erp.example', '[]', 'x', 1, ?, ?)",
+    )
     .run(orgId, at, at);
   recording.takeLookups();
   await pruneDeliveredEvents(app);

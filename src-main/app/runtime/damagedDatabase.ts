@@ -70,9 +70,7 @@ function wayBack(file: string, dataDir: string): string {
       : `The newest daily backup is ${backup.file}.`;
     return `${restore} ${which}`;
   }
-  const none = backup
-    ? `The daily backups of it hold no organization (the newest is ${backup.file}).`
-    : 'No daily backup of it was found in the data folder.';
+  const none = backup ? `The daily backups of it hold no organization (the newest is ${backup.file}).` : 'No daily backup of it was found in the data folder.';
   // The -wal goes too: left alone, the next start would refuse it as the log of a missing database.
   const leftovers = [file, `${file}-wal`].filter((each) => sizeOf(each) !== null);
   const startAnew = `To start with a new, empty database instead, move ${leftovers.join(' and ')} out of the data folder and start Shipdesk again.`;

@@ -65,7 +65,9 @@ describe('an empty database file', () => {
       const { message } = cliErrorBody(refused);
       expect(message, args.join(' ')).toContain(`The database ${database} is empty (0 bytes). This is not a new installation`);
       expect(message).toContain('shipdesk restore <backup file>');
-      expect(message).toContain(`The newest daily backup with an organization in it is ${join(backupsDir(), 'shipdesk-2026-11-20.sqlite')} (the newer ones hold none).`);
+      expect(message).toContain(
+        `The newest daily backup with an organization in it is ${join(backupsDir(), 'shipdesk-2026-11-20.sqlite')} (the newer ones hold none).`,
+      );
       expect(statSync(database).size, args.join(' ')).toBe(0);
     }
     // The nightly copy on another disk was not replaced by a copy of an empty database.
@@ -119,7 +121,9 @@ describe('an empty database file', () => {
     rmSync(database);
     const missing = await cli('org', 'set-plan', orgId, 'unlimited');
     expect(missing.code).toBe(1);
-    expect(cliErrorBody(missing).message).toContain(`The database ${database} is missing, but its write-ahead log ${database}-wal (${walSize} bytes) is still there.`);
+    expect(cliErrorBody(missing).message).toContain(
+      `The database ${database} is missing, but its write-ahead log ${database}-wal (${walSize} bytes) is still there.`,
+    );
     expect(existsSync(database)).toBe(false);
     expect(statSync(`${database}-wal`).size).toBe(walSize);
 
@@ -141,7 +145,9 @@ describe('an empty database file', () => {
     const database = databaseFile(dir);
     writeFileSync(database, '');
     const start = spawnServe(['--port', '0'], { ...process.env, SHIPDESK_DATA_DIR: dir });
-    await expect(start).rejects.toThrow(/exited with 1:\nShipdesk could not start: The database .* is empty \(0 bytes\)\. This is not a new installation.*No daily backup of it was found/s);
+    await expect(start).rejects.toThrow(
+      /exited with 1:\nShipdesk could not start: The database .* is empty \(0 bytes\)\. This is not a new installation.*No daily backup of it was found/s,
+    );
     expect(statSync(database).size).toBe(0);
   }, 60_000);
 });

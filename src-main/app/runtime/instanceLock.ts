@@ -45,9 +45,7 @@ export function acquireInstanceLock(databaseFile: string, pid = process.pid): In
     lock.close();
     if (isBusy(error)) {
       throw new InstanceLockedError(
-        owner !== null && owner !== pid
-          ? servedBy(owner, databaseFile)
-          : `could not take the lock ${file}; another Shipdesk is starting at the same moment`,
+        owner !== null && owner !== pid ? servedBy(owner, databaseFile) : `could not take the lock ${file}; another Shipdesk is starting at the same moment`,
       );
     }
     throw error;

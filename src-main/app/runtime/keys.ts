@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { ensurePrivateFolder } from '../../platform/privateFolder';
 import type { InstallationKeys } from '../kernel/context';
 
-
 /** Keys are generated once per installation and kept, readable by the owner only, in the data folder. */
 export function loadInstallationKeys(dataDir: string): InstallationKeys {
   const file = join(dataDir, 'installation-keys.json');

@@ -84,7 +84,10 @@ describe('POST /orgs/{orgId}/api-tokens', () => {
       const res = await create(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
-      expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        res.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await create({ name: 'x'.repeat(100), scopes: ['read:orders'] })).status).toBe(201);
   });
@@ -247,7 +250,11 @@ describe('reading, listing, renaming and revoking', () => {
   it('hides another organization’s tokens behind 404', async () => {
     const other = await t.createOrg();
     const theirs = (await create({ name: 'Theirs', scopes: ['read:orders'] }, other.token, other)).body;
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await t.request(method, `${base()}/${theirs.id}`, body ? { body } : {});
       expect(res.status, method).toBe(404);
       expect(res.body.code).toBe('TOKEN_NOT_FOUND');

@@ -37,17 +37,16 @@ export function generateToken(): string {
 const live = (orgId: string) => and(eq(apiTokens.orgId, orgId), isNull(apiTokens.revokedAt));
 
 function findTokenRow(db: ReadDb, orgId: string, tokenId: string): Row {
-  const row = db.select().from(apiTokens).where(and(live(orgId), eq(apiTokens.id, tokenId))).get();
+  const row = db
+    .select()
+    .from(apiTokens)
+    .where(and(live(orgId), eq(apiTokens.id, tokenId)))
+    .get();
   if (!row) throw new ApiError('TOKEN_NOT_FOUND', `API token ${tokenId} does not exist in this organization`);
   return row;
 }
 
-export function createApiToken(
-  app: AppContext,
-  creator: Principal,
-  orgId: string,
-  input: z.output<typeof apiTokenCreateBody>,
-): ApiToken & { token: string } {
+export function createApiToken(app: AppContext, creator: Principal, orgId: string, input: z.output<typeof apiTokenCreateBody>): ApiToken & { token: string } {
   const held = scopesIn(creator, orgId) ?? [];
   // No escalation: a token can only carry scopes its creator holds.
   const beyond = input.scopes.filter((scope: Scope) => !grants(held, scope));
@@ -80,15 +79,7 @@ export function createApiToken(
 export function listApiTokens(app: AppContext, orgId: string, query: PageQuery) {
   const total = app.db.select({ n: count() }).from(apiTokens).where(live(orgId)).get()?.n ?? 0;
   return paginate(query, total, (limit, offset) =>
-    app.db
-      .select()
-      .from(apiTokens)
-      .where(live(orgId))
-      .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id))
-      .limit(limit)
-      .offset(offset)
-      .all()
-      .map(toApiToken),
+    app.db.select().from(apiTokens).where(live(orgId)).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id)).limit(limit).offset(offset).all().map(toApiToken),
   );
 }
 

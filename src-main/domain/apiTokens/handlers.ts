@@ -11,7 +11,7 @@ export const apiTokenHandlers = defineHandlers({
   'apiTokens.delete': ({ app }, { params }) => revokeApiToken(app, params.orgId, params.tokenId),
   'apiTokens.verify': async ({ app, client, credential }, { body }) => {
     const token = body?.token ?? credential;
-    if (!token) throw new ApiError('UNAUTHORIZED', "Send the token as {\"token\": …} or as 'Authorization: Bearer <token>'");
+    if (!token) throw new ApiError('UNAUTHORIZED', 'Send the token as {"token": …} or as \'Authorization: Bearer <token>\'');
     try {
       return await describeCredential(app, token);
     } catch (error) {

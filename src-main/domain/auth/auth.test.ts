@@ -69,7 +69,10 @@ describe('POST /auth/login', () => {
 
   it('lists every organization the user belongs to, with the role in each', async () => {
     const other = await t.createOrg('Second Site');
-    t.app.db.insert(orgMembers).values({ orgId: other.orgId, userId: t.org.userId, role: 'viewer', createdAt: clock.toISOString(), updatedAt: clock.toISOString() }).run();
+    t.app.db
+      .insert(orgMembers)
+      .values({ orgId: other.orgId, userId: t.org.userId, role: 'viewer', createdAt: clock.toISOString(), updatedAt: clock.toISOString() })
+      .run();
     const res = await login({ email: t.org.email, password: t.org.password });
     expect(res.status).toBe(200);
     expect(res.body.orgs).toHaveLength(2);

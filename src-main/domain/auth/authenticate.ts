@@ -30,7 +30,11 @@ export function bearerCredential(header: string | undefined): string | undefined
 
 // Every authenticated request runs these: prepared once per connection (see db/prepared.ts).
 const userById = (root: Db) =>
-  root.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, sql.placeholder('userId'))).prepare();
+  root
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare();
 const loginUser = (root: Db) =>
   root
     .select({ id: users.id, name: users.name, email: users.email, passwordChangedAt: users.passwordChangedAt })
@@ -38,16 +42,29 @@ const loginUser = (root: Db) =>
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare();
 const rolesOfUser = (root: Db) =>
-  root.select({ orgId: orgMembers.orgId, role: orgMembers.role }).from(orgMembers).where(eq(orgMembers.userId, sql.placeholder('userId'))).prepare();
+  root
+    .select({ orgId: orgMembers.orgId, role: orgMembers.role })
+    .from(orgMembers)
+    .where(eq(orgMembers.userId, sql.placeholder('userId')))
+    .prepare();
 const roleOfUser = (root: Db) =>
   root
     .select({ role: orgMembers.role })
     .from(orgMembers)
     .where(and(eq(orgMembers.orgId, sql.placeholder('orgId')), eq(orgMembers.userId, sql.placeholder('userId'))))
     .prepare();
-const tokenByHash = (root: Db) => root.select().from(apiTokens).where(eq(apiTokens.tokenHash, sql.placeholder('hash'))).prepare();
+const tokenByHash = (root: Db) =>
+  root
+    .select()
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, sql.placeholder('hash')))
+    .prepare();
 const touchToken = (root: Db) =>
-  root.update(apiTokens).set({ lastUsedAt: sql`${sql.placeholder('lastUsedAt')}` }).where(eq(apiTokens.id, sql.placeholder('id'))).prepare();
+  root
+    .update(apiTokens)
+    .set({ lastUsedAt: sql`${sql.placeholder('lastUsedAt')}` })
+    .where(eq(apiTokens.id, sql.placeholder('id')))
+    .prepare();
 
 export function findUser(db: ReadDb, userId: string): UserSummary | undefined {
   return prepared(db, 'auth.userById', userById).get({ userId });
@@ -77,7 +94,6 @@ export async function authenticate(app: AppContext, credential: string): Promise
   }
   return { kind: 'user', user, roles: userRoles(app.db, user.id), expiresAt: claims.expiresAt };
 }
-
 
 /**
  * Valid tokens by hash, so a script's requests do not each read three tables to learn who they are.

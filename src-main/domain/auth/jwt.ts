@@ -9,16 +9,18 @@ const ISSUED_AT_MS = 'iat_ms';
 export async function signAccessToken(secret: Uint8Array, userId: string, now: Date): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   // `iat` has whole seconds; a password change must end a login made earlier in the same second too.
-  return new SignJWT({ [ISSUED_AT_MS]: now.getTime() })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(userId)
-    .setIssuer(ISSUER)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + ACCESS_TOKEN_SECONDS)
-    // A random id: two logins never share a token, and one cannot be rebuilt from who and when
-    // (things keyed by the credential, such as kept idempotent answers, rely on that).
-    .setJti(randomBytes(16).toString('base64url'))
-    .sign(secret);
+  return (
+    new SignJWT({ [ISSUED_AT_MS]: now.getTime() })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuer(ISSUER)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + ACCESS_TOKEN_SECONDS)
+      // A random id: two logins never share a token, and one cannot be rebuilt from who and when
+      // (things keyed by the credential, such as kept idempotent answers, rely on that).
+      .setJti(randomBytes(16).toString('base64url'))
+      .sign(secret)
+  );
 }
 
 export interface AccessTokenClaims {

@@ -29,7 +29,11 @@ export async function login(app: AppContext, client: string, email: string, pass
 export async function loginAnswer(app: AppContext, user: { id: string; name: string; email: string }) {
   const roles = userRoles(app.db, user.id);
   const orgRows = roles.size
-    ? app.db.select({ id: orgs.id, name: orgs.name }).from(orgs).where(inArray(orgs.id, [...roles.keys()])).all()
+    ? app.db
+        .select({ id: orgs.id, name: orgs.name })
+        .from(orgs)
+        .where(inArray(orgs.id, [...roles.keys()]))
+        .all()
     : [];
   return {
     accessToken: await signAccessToken(app.keys.jwtSecret, user.id, app.now()),

@@ -112,7 +112,14 @@ describe('PATCH /orgs/{orgId}/members/{userId} {password}', () => {
     advance(1_000);
     const res = await resetPassword(org, packer.userId, 'given by the owner');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: packer.userId, name: 'The packer', email: packer.email, role: 'packer', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.body).toEqual({
+      id: packer.userId,
+      name: 'The packer',
+      email: packer.email,
+      role: 'packer',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect((await readOrg(org, packer.jwt)).status).toBe(401);
     expect((await loginAs(packer.email, PASSWORD)).status).toBe(401);
     expect((await loginAs(packer.email, 'given by the owner')).status).toBe(200);
@@ -160,17 +167,26 @@ describe('shipdesk user set-password', () => {
     const org = await t.createOrg();
     const run = promisify(execFile);
     const env = { ...process.env, SHIPDESK_DATA_DIR: t.dir };
-    const { stdout } = await run('node_modules/.bin/tsx', ['src-main/cli.ts', 'user', 'set-password', '--email', org.email.toUpperCase(), '--password', 'back in again'], { env });
+    const { stdout } = await run(
+      'node_modules/.bin/tsx',
+      ['src-main/cli.ts', 'user', 'set-password', '--email', org.email.toUpperCase(), '--password', 'back in again'],
+      { env },
+    );
     expect(JSON.parse(stdout)).toEqual({ userId: org.userId, email: org.email });
     expect((await loginAs(org.email, 'back in again')).status).toBe(200);
     expect((await loginAs(org.email, org.password)).status).toBe(401);
     // The CLI's process wrote with the wall clock, far past this server's test clock: the owner's earlier JWT ends.
     expect((await readOrg(org, org.jwt)).status).toBe(401);
 
-    const failed = await run('node_modules/.bin/tsx', ['src-main/cli.ts', 'user', 'set-password', '--email', 'nobody@acme.example', '--password', 'back in again'], { env }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    const failed = await run(
+      'node_modules/.bin/tsx',
+      ['src-main/cli.ts', 'user', 'set-password', '--email', 'nobody@acme.example', '--password', 'back in again'],
+      { env },
+    ).catch((error: { code: number; stderr: string }) => error);
     expect('code' in failed ? failed.code : 0).toBe(1);
-    expect(JSON.parse(('stderr' in failed ? failed.stderr : '').trim().split('\n').at(-1) ?? '')).toMatchObject({ code: 'NOT_FOUND', message: 'No user has the email nobody@acme.example on this installation' });
+    expect(JSON.parse(('stderr' in failed ? failed.stderr : '').trim().split('\n').at(-1) ?? '')).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'No user has the email nobody@acme.example on this installation',
+    });
   }, 30_000);
 });

@@ -67,12 +67,7 @@ describe('available carriers', () => {
     const local = res.body.find((entry: { slug: string }) => entry.slug === 'local');
     expect(local).toMatchObject({ name: 'Local delivery', requiredFields: [] });
     expect(local.logo).toMatch(/^data:image\/svg\+xml,/);
-    expect(local.optionalFields.map((field: { key: string }) => field.key)).toEqual([
-      'labelFormat',
-      'labelSize',
-      'trackingPrefix',
-      'trackingUrlTemplate',
-    ]);
+    expect(local.optionalFields.map((field: { key: string }) => field.key)).toEqual(['labelFormat', 'labelSize', 'trackingPrefix', 'trackingUrlTemplate']);
     const labelSize = local.optionalFields.find((field: { key: string }) => field.key === 'labelSize');
     expect(labelSize).toMatchObject({ type: 'select', required: false });
     expect(labelSize.options.map((option: { value: string }) => option.value)).toEqual(['A4', 'A6', '100X150', '100X192']);

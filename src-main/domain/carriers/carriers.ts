@@ -41,10 +41,7 @@ const live = (orgId: string | Placeholder) => and(eq(carriers.orgId, orgId), isN
 
 /** Carriers with their sender address. A live carrier's address is live: its delete is refused meanwhile. */
 const withAddress = (db: ReadDb) =>
-  db
-    .select({ carrier: carriers, address: senderAddresses })
-    .from(carriers)
-    .innerJoin(senderAddresses, eq(senderAddresses.id, carriers.senderAddressId));
+  db.select({ carrier: carriers, address: senderAddresses }).from(carriers).innerJoin(senderAddresses, eq(senderAddresses.id, carriers.senderAddressId));
 
 const carrierById = (root: Db) =>
   root
@@ -65,7 +62,11 @@ export function findCarrierRow(db: ReadDb, orgId: string, carrierId: string): Ro
  * it (deleting a carrier only hides it from new work). 404 only for an id this org never had.
  */
 export function findCarrierRowOfBooking(db: ReadDb, orgId: string, carrierId: string): Row {
-  const row = db.select().from(carriers).where(and(eq(carriers.orgId, orgId), eq(carriers.id, carrierId))).get();
+  const row = db
+    .select()
+    .from(carriers)
+    .where(and(eq(carriers.orgId, orgId), eq(carriers.id, carrierId)))
+    .get();
   if (!row) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
   return row;
 }
@@ -96,7 +97,11 @@ function adapterForSlug(slug: string): CarrierAdapter {
 /** Config problems are reported like schema failures, at `body.config.<key>`. */
 function assertValidConfig(adapter: CarrierAdapter, config: CarrierConfig): void {
   const issues = configIssues(adapter, config);
-  if (issues.length > 0) throw validationError('body', issues.map((issue) => ({ path: ['config', issue.key], message: issue.message })));
+  if (issues.length > 0)
+    throw validationError(
+      'body',
+      issues.map((issue) => ({ path: ['config', issue.key], message: issue.message })),
+    );
 }
 
 export function createCarrier(app: AppContext, orgId: string, input: CarrierInput): Carrier {

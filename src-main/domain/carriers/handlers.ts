@@ -1,12 +1,5 @@
 import { availableCarriers } from '../../carriers/catalogue';
-import {
-  carrierProducts,
-  createCarrier,
-  deleteCarrier,
-  getCarrier,
-  listCarriers,
-  updateCarrier,
-} from './carriers';
+import { carrierProducts, createCarrier, deleteCarrier, getCarrier, listCarriers, updateCarrier } from './carriers';
 import { defineHandlers } from '../../app/kernel/handler';
 
 export const carrierHandlers = defineHandlers({

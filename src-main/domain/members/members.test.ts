@@ -87,7 +87,10 @@ describe('POST /orgs/{orgId}/members', () => {
       const res = await add(org, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
-      expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        res.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect(row('SELECT count(*) AS n FROM users WHERE email = ?', ok.email)).toEqual({ n: 0 });
     expect((await t.request('GET', base(org), { token: org.token })).body.total).toBe(1);
@@ -197,7 +200,11 @@ describe('reading and listing', () => {
     const other = await t.createOrg();
     const theirs = await member(other, 'packer');
     for (const userId of ['usr_unknown', theirs.userId, other.userId]) {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { role: 'viewer' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { role: 'viewer' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await t.request(method, `${base(org)}/${userId}`, { token: org.token, ...(body ? { body } : {}) });
         expect(res.status, `${method} ${userId}`).toBe(404);
         expect(res.body).toEqual({ code: 'MEMBER_NOT_FOUND', error: 'Not Found', message: expect.stringContaining(userId) });
@@ -473,7 +480,9 @@ describe('API tokens act within their creator’s current role', () => {
     expect(verify.body.scopes).toEqual(['read:all']);
 
     expect((await t.request('PATCH', `${base(org)}/${admin.userId}`, { token: org.token, body: { role: 'packer' } })).status).toBe(200);
-    expect((await t.request('POST', `/orgs/${org.orgId}/printers`, { token, body: { name: 'Desk', driver: 'file', target: t.dir, format: 'pdf' } })).status).toBe(201);
+    expect(
+      (await t.request('POST', `/orgs/${org.orgId}/printers`, { token, body: { name: 'Desk', driver: 'file', target: t.dir, format: 'pdf' } })).status,
+    ).toBe(201);
     expect((await rename('Packer now')).status).toBe(403);
     expect((await t.request('POST', '/api-tokens/verify', { token: null, body: { token } })).body.scopes.sort()).toEqual(
       ['read:all', 'write:orders', 'write:printers', 'write:shipments'].sort(),

@@ -26,7 +26,6 @@ export function memberActor(principal: Principal, orgId: string): MemberActor {
   return { scopes: scopesIn(principal, orgId) ?? [], userId: principal.kind === 'operator' ? null : principal.user.id };
 }
 
-
 const memberColumns = {
   id: users.id,
   name: users.name,

@@ -1,10 +1,4 @@
-import {
-  createOrderChannel,
-  deleteOrderChannel,
-  getOrderChannel,
-  listOrderChannels,
-  updateOrderChannel,
-} from './orderChannels';
+import { createOrderChannel, deleteOrderChannel, getOrderChannel, listOrderChannels, updateOrderChannel } from './orderChannels';
 import { syncOrderChannel } from '../orders/sync';
 import { defineHandlers } from '../../app/kernel/handler';
 

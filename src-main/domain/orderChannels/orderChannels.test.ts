@@ -26,8 +26,7 @@ const paths = (body: { details: { path: string }[] }) => body.details.map((detai
 async function inFreshOrg() {
   const org: TestOrg = await t.createOrg();
   const base = `/orgs/${org.orgId}/order-channels`;
-  const call = (method: string, path: string, options: RequestOptions = {}) =>
-    t.request(method, path, { token: org.token, ...options });
+  const call = (method: string, path: string, options: RequestOptions = {}) => t.request(method, path, { token: org.token, ...options });
   return { org, base, call };
 }
 
@@ -114,7 +113,9 @@ describe('order channels', () => {
     const details = async (body: unknown) => (await call('POST', base, { body })).body.details;
     expect(await details({ name: 'eBay', type: 'ebay' })).toEqual([{ path: 'body.type', message: 'Must be one of: manual, csv, shopify, woocommerce' }]);
     expect(await details({ name: 'No type' })).toEqual([{ path: 'body.type', message: 'Required' }]);
-    expect(await details({ name: 'Desk', type: 'manual', config: { bins: [1, 2] } })).toEqual([{ path: 'body.config.bins', message: 'Must be text, a number or true/false' }]);
+    expect(await details({ name: 'Desk', type: 'manual', config: { bins: [1, 2] } })).toEqual([
+      { path: 'body.config.bins', message: 'Must be text, a number or true/false' },
+    ]);
   });
 
   it('PATCHes name and config; a masked secret sent back keeps the stored one, a new one replaces it', async () => {
@@ -142,7 +143,8 @@ describe('order channels', () => {
   it('after a restore without installation-keys.json: reads still work, using a secret says why, and a new secret can be entered', async () => {
     const { org, base, call } = await inFreshOrg();
     const created = (await call('POST', base, { body: shopify() })).body;
-    const hook = (await call('POST', `/orgs/${org.orgId}/webhooks`, { body: { name: 'ERP', url: 'https://erp.example/hook', events: ['order.created'] } })).body;
+    const hook = (await call('POST', `/orgs/${org.orgId}/webhooks`, { body: { name: 'ERP', url: 'https://erp.example/hook', events: ['order.created'] } }))
+      .body;
     // What a database restored beside a new keys file holds: secrets sealed under another key.
     const otherKey = randomBytes(32);
     const foreign = { ...storedConfig(created.id), accessToken: seal(otherKey, 'shpat_0123456789abcdef') };

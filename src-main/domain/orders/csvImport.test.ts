@@ -5,8 +5,15 @@ import { CsvSyntaxError, detectSeparator, parseCsv } from './csvImport';
 
 describe('parseCsv', () => {
   it('splits plain rows on LF, CRLF and CR, without a record for the final line break', () => {
-    expect(parseCsv('a,b\n1,2\n')).toEqual([['a', 'b'], ['1', '2']]);
-    expect(parseCsv('a,b\r\n1,2\r\n3,4')).toEqual([['a', 'b'], ['1', '2'], ['3', '4']]);
+    expect(parseCsv('a,b\n1,2\n')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    expect(parseCsv('a,b\r\n1,2\r\n3,4')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4'],
+    ]);
     expect(parseCsv('a\r1')).toEqual([['a'], ['1']]);
     expect(parseCsv('')).toEqual([]);
   });
@@ -17,7 +24,10 @@ describe('parseCsv', () => {
   });
 
   it('keeps empty fields and drops a leading BOM', () => {
-    expect(parseCsv('\uFEFFa,,c\n,,\n')).toEqual([['a', '', 'c'], ['', '', '']]);
+    expect(parseCsv('\uFEFFa,,c\n,,\n')).toEqual([
+      ['a', '', 'c'],
+      ['', '', ''],
+    ]);
   });
 
   it('keeps a quote inside an unquoted field, refuses text after a closing quote and an unclosed quote', () => {
@@ -32,7 +42,10 @@ describe('parseCsv', () => {
     expect(detectSeparator('"orderNumber";"lineName"\n')).toBe(';');
     expect(detectSeparator('orderNumber,orderChannelId\n1;2')).toBe(',');
     expect(detectSeparator('orderNumber\n1;2')).toBe(',');
-    expect(parseCsv('a;b\r\n"x;y";1,5\r\n', ';')).toEqual([['a', 'b'], ['x;y', '1,5']]);
+    expect(parseCsv('a;b\r\n"x;y";1,5\r\n', ';')).toEqual([
+      ['a', 'b'],
+      ['x;y', '1,5'],
+    ]);
   });
 });
 
@@ -51,7 +64,9 @@ const importCsv = (csv: string, options: { token?: string; contentType?: string 
   });
 const db = () => t.app.db.$client;
 const orderRows = (channel: string) =>
-  db().prepare('SELECT id, order_number AS orderNumber, customer_name AS customerName FROM orders WHERE order_channel_id = ? ORDER BY order_number').all(channel) as {
+  db()
+    .prepare('SELECT id, order_number AS orderNumber, customer_name AS customerName FROM orders WHERE order_channel_id = ? ORDER BY order_number')
+    .all(channel) as {
     id: string;
     orderNumber: string;
     customerName: string | null;
@@ -160,7 +175,11 @@ describe('POST /orders/import', () => {
   });
 
   it('reports schema errors at the row and column they come from', async () => {
-    const csv = ['orderNumber,orderChannelId,lineName,lineQuantity,shippingName,lineCountryOfOrigin', `C-1,${channelId},Mug,1,Jens,XX`, `,${channelId},Mug,1,,`].join('\n');
+    const csv = [
+      'orderNumber,orderChannelId,lineName,lineQuantity,shippingName,lineCountryOfOrigin',
+      `C-1,${channelId},Mug,1,Jens,XX`,
+      `,${channelId},Mug,1,,`,
+    ].join('\n');
     const res = await importCsv(csv);
     expect(res.body.created).toBe(0);
     expect(res.body.errors).toEqual([
@@ -225,7 +244,9 @@ describe('POST /orders/import', () => {
   });
 
   it('takes the decimal mark that goes with the separator, and reports the other at its row', async () => {
-    const semicolons = ['orderNumber;orderChannelId;lineName;lineQuantity;lineWeight', `G-1;${channelId};Mug;1;0.4`, `G-2;${channelId};Mug;1;1.250,5`].join('\n');
+    const semicolons = ['orderNumber;orderChannelId;lineName;lineQuantity;lineWeight', `G-1;${channelId};Mug;1;0.4`, `G-2;${channelId};Mug;1;1.250,5`].join(
+      '\n',
+    );
     const res = await importCsv(semicolons);
     expect(res.body).toEqual({
       created: 0,

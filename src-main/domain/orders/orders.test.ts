@@ -14,7 +14,10 @@ const orders = (org: TestOrg = t.org) => `/orgs/${org.orgId}/orders`;
 const shipmentsPath = () => `/orgs/${t.org.orgId}/shipments`;
 const paths = (body: { details?: { path: string }[] }) => (body.details ?? []).map((detail) => detail.path);
 const db = () => t.app.db.$client;
-const run = (query: string, ...params: unknown[]) => db().prepare(query).run(...params);
+const run = (query: string, ...params: unknown[]) =>
+  db()
+    .prepare(query)
+    .run(...params);
 const recompute = (orderId: string) => inWriteTransaction(t.app.db, (tx) => recomputeOrder(tx, new Date(), orderId));
 const outbox = (type: string, orderId: string) =>
   (db().prepare('SELECT payload FROM outbox_events WHERE type = ? ORDER BY created_at, id').all(type) as { payload: string }[])
@@ -187,7 +190,13 @@ describe('order create and read', () => {
     });
     expect(order).toMatchObject({ externalId: 'shopify-991', notes: 'Leave at the door', externalData: { source: 'phone', tags: ['vip'] } });
     expect(order.shippingAddress).toMatchObject({ company: 'Hansen ApS', phone: '+4520202020', email: 'ship@example.dk', country: 'Denmark', address2: null });
-    const bare = await createOrder({ shippingAddress: undefined, customerName: undefined, customerEmail: undefined, totalAmount: undefined, currency: undefined });
+    const bare = await createOrder({
+      shippingAddress: undefined,
+      customerName: undefined,
+      customerEmail: undefined,
+      totalAmount: undefined,
+      currency: undefined,
+    });
     expect(bare).toMatchObject({ customerName: null, customerEmail: null, totalAmount: null, currency: null });
     // Not nullable in the spec: left out while the order has none (decisions §1).
     expect(bare).not.toHaveProperty('shippingAddress');
@@ -256,7 +265,8 @@ describe('order create and read', () => {
 
   it('needs a live channel of the organization: 404 ORDER_CHANNEL_NOT_FOUND', async () => {
     const other = await t.createOrg();
-    const foreignChannel = (await t.request('POST', `/orgs/${other.orgId}/order-channels`, { token: other.token, body: { name: 'Theirs', type: 'manual' } })).body.id;
+    const foreignChannel = (await t.request('POST', `/orgs/${other.orgId}/order-channels`, { token: other.token, body: { name: 'Theirs', type: 'manual' } }))
+      .body.id;
     const gone = (await t.request('POST', `/orgs/${other.orgId}/order-channels`, { token: other.token, body: { name: 'Gone', type: 'manual' } })).body.id;
     await t.request('DELETE', `/orgs/${other.orgId}/order-channels/${gone}`, { token: other.token });
     for (const orderChannelId of ['chn_unknown', foreignChannel]) {
@@ -345,7 +355,19 @@ describe('order list', () => {
     expect(res.body.data.map((order: { id: string }) => order.id)).toEqual([ids.d, ids.c, ids.b, ids.a]);
     const item = res.body.data[2];
     expect(Object.keys(item).sort()).toEqual(
-      ['createdAt', 'currency', 'customerEmail', 'customerName', 'id', 'orderChannel', 'orderNumber', 'shipmentCount', 'status', 'totalAmount', 'updatedAt'].sort(),
+      [
+        'createdAt',
+        'currency',
+        'customerEmail',
+        'customerName',
+        'id',
+        'orderChannel',
+        'orderNumber',
+        'shipmentCount',
+        'status',
+        'totalAmount',
+        'updatedAt',
+      ].sort(),
     );
     expect(item).toMatchObject({ id: ids.b, orderNumber: 'B-200', status: 'pending', shipmentCount: 0, orderChannel: { id: shop, name: 'Shop', type: 'csv' } });
   });
@@ -452,7 +474,13 @@ describe('order PATCH', () => {
       body: { notes: 'Ring the bell', externalId: null, shippingAddress: shippingAddress({ city: 'Odense C', postalCode: '5000' }) },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ notes: 'Ring the bell', externalId: null, customerName: 'Jens Hansen', status: 'pending', orderNumber: order.orderNumber });
+    expect(res.body).toMatchObject({
+      notes: 'Ring the bell',
+      externalId: null,
+      customerName: 'Jens Hansen',
+      status: 'pending',
+      orderNumber: order.orderNumber,
+    });
     expect(res.body.shippingAddress).toMatchObject({ city: 'Odense C', postalCode: '5000' });
     expect(res.body.orderLines).toEqual(order.orderLines);
     expect(res.body.updatedAt >= order.updatedAt).toBe(true);
@@ -548,15 +576,30 @@ describe('order PATCH', () => {
   });
 
   it('changes lines given with their id and adds an item to an order that is partly packed; what shipments hold stays covered', async () => {
-    const order = await createOrder({ orderLines: [{ name: 'Mug', sku: 'MUG-01', quantity: 2, weight: 0.4 }, { name: 'Tea', sku: 'TEA-02', quantity: 3 }] });
+    const order = await createOrder({
+      orderLines: [
+        { name: 'Mug', sku: 'MUG-01', quantity: 2, weight: 0.4 },
+        { name: 'Tea', sku: 'TEA-02', quantity: 3 },
+      ],
+    });
     const [mug, tea] = order.orderLines as { id: string }[];
     await shipFromOrder(order.id); // holds 2 mugs and 3 teas
     const patch = (orderLines: unknown[]) => t.request('PATCH', `${orders()}/${order.id}`, { body: { orderLines } });
 
     // A third mug and a new line, the tea kept as it is: ids kept, one new line, the rest offered to the next shipment.
-    const added = await patch([{ id: mug!.id, name: 'Mug', sku: 'MUG-01', quantity: 3, weight: 0.4 }, { id: tea!.id, name: 'Tea', sku: 'TEA-02', quantity: 3 }, { name: 'Spoon', sku: 'SPN', quantity: 1 }]);
+    const added = await patch([
+      { id: mug!.id, name: 'Mug', sku: 'MUG-01', quantity: 3, weight: 0.4 },
+      { id: tea!.id, name: 'Tea', sku: 'TEA-02', quantity: 3 },
+      { name: 'Spoon', sku: 'SPN', quantity: 1 },
+    ]);
     expect(added.status, JSON.stringify(added.body)).toBe(200);
-    expect(added.body.orderLines.map((line: { id: string; name: string; quantity: number }) => [line.id === mug!.id || line.id === tea!.id ? 'kept' : 'new', line.name, line.quantity])).toEqual([
+    expect(
+      added.body.orderLines.map((line: { id: string; name: string; quantity: number }) => [
+        line.id === mug!.id || line.id === tea!.id ? 'kept' : 'new',
+        line.name,
+        line.quantity,
+      ]),
+    ).toEqual([
       ['kept', 'Mug', 3],
       ['kept', 'Tea', 3],
       ['new', 'Spoon', 1],
@@ -571,22 +614,45 @@ describe('order PATCH', () => {
     // What shipments hold cannot go, nor shrink below what they hold; nothing changes then.
     const dropped = await patch([{ id: mug!.id, name: 'Mug', quantity: 3 }]);
     expect(dropped.status).toBe(409);
-    expect(dropped.body).toMatchObject({ code: 'ORDER_INVALID_STATE', message: expect.stringMatching(/^Line oln_\w+ \(Tea\) of order .+ has 3 unit\(s\) placed in live shipments; keep it in orderLines \(with its id, or its SKU\)/) });
-    const shrunk = await patch([{ id: mug!.id, name: 'Mug', quantity: 1 }, { id: tea!.id, name: 'Tea', quantity: 3 }]);
+    expect(dropped.body).toMatchObject({
+      code: 'ORDER_INVALID_STATE',
+      message: expect.stringMatching(
+        /^Line oln_\w+ \(Tea\) of order .+ has 3 unit\(s\) placed in live shipments; keep it in orderLines \(with its id, or its SKU\)/,
+      ),
+    });
+    const shrunk = await patch([
+      { id: mug!.id, name: 'Mug', quantity: 1 },
+      { id: tea!.id, name: 'Tea', quantity: 3 },
+    ]);
     expect(shrunk.status).toBe(409);
     expect(shrunk.body.message).toMatch(/\(Mug\) .* has 3 unit\(s\) placed in live shipments; its quantity cannot go below 3$/);
-    const withoutIds = await patch([{ name: 'Mug', quantity: 3 }, { name: 'Tea', quantity: 3 }]);
+    const withoutIds = await patch([
+      { name: 'Mug', quantity: 3 },
+      { name: 'Tea', quantity: 3 },
+    ]);
     expect(withoutIds.status).toBe(409);
 
     // Without ids, as the spec shows order lines, a line with the SKU of exactly one line is that line.
-    const bySku = await patch([{ name: 'Mug', sku: 'MUG-01', quantity: 4, weight: 0.4 }, { name: 'Tea', sku: 'TEA-02', quantity: 3 }, { name: 'Spoon', sku: 'SPN', quantity: 1 }]);
+    const bySku = await patch([
+      { name: 'Mug', sku: 'MUG-01', quantity: 4, weight: 0.4 },
+      { name: 'Tea', sku: 'TEA-02', quantity: 3 },
+      { name: 'Spoon', sku: 'SPN', quantity: 1 },
+    ]);
     expect(bySku.status, JSON.stringify(bySku.body)).toBe(200);
-    expect(bySku.body.orderLines.map((line: { id: string; quantity: number }) => [line.id === mug!.id ? 'mug' : line.id === tea!.id ? 'tea' : 'other', line.quantity])).toEqual([
+    expect(
+      bySku.body.orderLines.map((line: { id: string; quantity: number }) => [
+        line.id === mug!.id ? 'mug' : line.id === tea!.id ? 'tea' : 'other',
+        line.quantity,
+      ]),
+    ).toEqual([
       ['mug', 4],
       ['tea', 3],
       ['other', 1],
     ]);
-    const shrunkBySku = await patch([{ name: 'Mug', sku: 'MUG-01', quantity: 2 }, { name: 'Tea', sku: 'TEA-02', quantity: 3 }]);
+    const shrunkBySku = await patch([
+      { name: 'Mug', sku: 'MUG-01', quantity: 2 },
+      { name: 'Tea', sku: 'TEA-02', quantity: 3 },
+    ]);
     expect(shrunkBySku.status).toBe(409);
     expect(shrunkBySku.body.message).toMatch(/\(Mug\) .* its quantity cannot go below 3$/);
 
@@ -594,7 +660,10 @@ describe('order PATCH', () => {
     const other = await createOrder();
     const foreign = await patch([{ id: other.orderLines[0].id, name: 'Mug', quantity: 3 }]);
     expect([foreign.status, foreign.body.details]).toEqual([400, [{ path: 'body.orderLines.0.id', message: `Not a line of order ${order.orderNumber}` }]]);
-    const twice = await patch([{ id: tea!.id, name: 'Tea', quantity: 3 }, { id: tea!.id, name: 'Tea', quantity: 3 }]);
+    const twice = await patch([
+      { id: tea!.id, name: 'Tea', quantity: 3 },
+      { id: tea!.id, name: 'Tea', quantity: 3 },
+    ]);
     expect([twice.status, twice.body.details?.[0]?.path]).toEqual([400, 'body.orderLines.1.id']);
     expect((await t.request('GET', `${orders()}/${order.id}`)).body.orderLines).toHaveLength(3);
   });
@@ -625,9 +694,16 @@ describe('cancelling an order with shipments', () => {
 
   it('cancels its shipments not yet booked, with their events first; booked ones and returns stay', async () => {
     const order = await createOrder({ orderLines: [{ name: 'Mug', sku: 'MUG', quantity: 3 }] });
-    const parcel = (quantity: number) => ({ weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: [{ sku: 'MUG', quantity }] });
+    const parcel = (quantity: number) => ({
+      weight: 1,
+      weightUnit: 'kg',
+      dimensions: { length: 1, width: 1, height: 1 },
+      orderLines: [{ sku: 'MUG', quantity }],
+    });
     const byHand = (quantity: number, status: string) =>
-      t.request('POST', shipmentsPath(), { body: { orderId: order.id, type: 'outbound', status, carrierSettings: { carrierId, productId: 'local_parcel' }, parcels: [parcel(quantity)] } });
+      t.request('POST', shipmentsPath(), {
+        body: { orderId: order.id, type: 'outbound', status, carrierSettings: { carrierId, productId: 'local_parcel' }, parcels: [parcel(quantity)] },
+      });
     const sent = (await byHand(1, 'pending')).body;
     expect((await t.request('POST', `${shipmentsPath()}/${sent.id}/send`)).status).toBe(200);
     const held = (await byHand(1, 'on_hold')).body;
@@ -666,7 +742,10 @@ describe('cancelling an order with shipments', () => {
     setShipmentStatus(open.id, 'processing');
     const res = await t.request('PATCH', `${orders()}/${order.id}`, { body: { status: 'cancelled', notes: 'customer called' } });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'ORDER_INVALID_STATE', message: `Shipment ${open.reference} of order ${order.orderNumber} is being sent; cancel the order once that send has finished` });
+    expect(res.body).toMatchObject({
+      code: 'ORDER_INVALID_STATE',
+      message: `Shipment ${open.reference} of order ${order.orderNumber} is being sent; cancel the order once that send has finished`,
+    });
     expect(await getOrder(order.id)).toMatchObject({ status: 'processing', notes: null });
     expect((await readShipment(other.id)).status).toBe('pending');
   });
@@ -719,7 +798,11 @@ describe('derived order status', () => {
     expect(created.status).toBe(201);
     const shipment = created.body;
     expect(shipment.orderId).toBe(order.id);
-    expect(shipment.parties.find((p: { type: string }) => p.type === 'receiver')).toMatchObject({ name: 'Jens Hansen', city: 'København K', email: 'jens@example.dk' });
+    expect(shipment.parties.find((p: { type: string }) => p.type === 'receiver')).toMatchObject({
+      name: 'Jens Hansen',
+      city: 'København K',
+      email: 'jens@example.dk',
+    });
     // The gift card does not need shipping; weight = 2 × 0.5 kg + 3 × 200 g.
     expect(shipment.parcels).toHaveLength(1);
     expect(shipment.parcels[0].weight).toBeCloseTo(1.6);
@@ -797,16 +880,29 @@ describe('derived order status', () => {
     expect((await getOrder(order.id)).status).toBe('fulfilled');
   });
 
-  it('lines placed by hand count like the order-based create\'s: by sku, on create, PATCH of parcels and a move to another order', async () => {
-    const parcel = (lines: { sku: string; quantity: number }[]) => ({ weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: lines });
-    const order = await createOrder({ orderLines: [{ name: 'A', sku: 'A', quantity: 5 }, { name: 'B', sku: 'B', quantity: 3 }] });
+  it("lines placed by hand count like the order-based create's: by sku, on create, PATCH of parcels and a move to another order", async () => {
+    const parcel = (lines: { sku: string; quantity: number }[]) => ({
+      weight: 1,
+      weightUnit: 'kg',
+      dimensions: { length: 1, width: 1, height: 1 },
+      orderLines: lines,
+    });
+    const order = await createOrder({
+      orderLines: [
+        { name: 'A', sku: 'A', quantity: 5 },
+        { name: 'B', sku: 'B', quantity: 3 },
+      ],
+    });
     // POST /shipments with the order and explicit parcels: 2 of A placed by hand.
     const byHand = await t.request('POST', shipmentsPath(), {
       body: { orderId: order.id, type: 'outbound', carrierSettings: { carrierId, productId: 'local_parcel' }, parcels: [parcel([{ sku: 'A', quantity: 2 }])] },
     });
     expect(byHand.status).toBe(201);
     const rest = await shipFromOrder(order.id);
-    expect(rest.body.parcels[0].orderLines.map((line: { sku: string; quantity: number }) => [line.sku, line.quantity])).toEqual([['A', 3], ['B', 3]]);
+    expect(rest.body.parcels[0].orderLines.map((line: { sku: string; quantity: number }) => [line.sku, line.quantity])).toEqual([
+      ['A', 3],
+      ['B', 3],
+    ]);
 
     // PATCH parcels: the hand-made shipment now holds 1 of A; one A is free again.
     expect((await t.request('PATCH', `${shipmentsPath()}/${byHand.body.id}`, { body: { parcels: [parcel([{ sku: 'A', quantity: 1 }])] } })).status).toBe(200);

@@ -177,13 +177,34 @@ const orderByNumber = (root: Db) =>
   root
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.orderChannelId, sql.placeholder('channelId')), eq(orders.orderNumber, sql.placeholder('orderNumber')), ne(orders.id, sql.placeholder('exceptOrderId'))))
+    .where(
+      and(
+        eq(orders.orderChannelId, sql.placeholder('channelId')),
+        eq(orders.orderNumber, sql.placeholder('orderNumber')),
+        ne(orders.id, sql.placeholder('exceptOrderId')),
+      ),
+    )
     .prepare();
-const linesOfOrder = (root: Db) => root.select().from(orderLines).where(eq(orderLines.orderId, sql.placeholder('orderId'))).orderBy(asc(orderLines.position)).prepare();
+const linesOfOrder = (root: Db) =>
+  root
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, sql.placeholder('orderId')))
+    .orderBy(asc(orderLines.position))
+    .prepare();
 const channelById = (root: Db) =>
-  root.select({ id: orderChannels.id, name: orderChannels.name, type: orderChannels.type }).from(orderChannels).where(eq(orderChannels.id, sql.placeholder('channelId'))).prepare();
+  root
+    .select({ id: orderChannels.id, name: orderChannels.name, type: orderChannels.type })
+    .from(orderChannels)
+    .where(eq(orderChannels.id, sql.placeholder('channelId')))
+    .prepare();
 const shipmentIdsOfOrder = (root: Db) =>
-  root.select({ id: shipments.id }).from(shipments).where(eq(shipments.orderId, sql.placeholder('orderId'))).orderBy(asc(shipments.createdAt), asc(shipments.id)).prepare();
+  root
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(eq(shipments.orderId, sql.placeholder('orderId')))
+    .orderBy(asc(shipments.createdAt), asc(shipments.id))
+    .prepare();
 
 /** decisions §5a: `orderNumber` is unique per channel (the unique index backs this up). */
 function assertOrderNumberFree(db: ReadDb, channelId: string, orderNumber: string, exceptOrderId?: string): void {
@@ -340,7 +361,9 @@ export function listOrders(app: AppContext, orgId: string, query: OrderListQuery
   if (query.status) filters.push(eq(orders.status, query.status));
   if (query.orderChannelId) filters.push(eq(orders.orderChannelId, query.orderChannelId));
   if (query.search) {
-    filters.push(or(containsCode(orders.orderNumber, query.search), containsName(orders.customerName, query.search), containsCode(orders.customerEmail, query.search)));
+    filters.push(
+      or(containsCode(orders.orderNumber, query.search), containsName(orders.customerName, query.search), containsCode(orders.customerEmail, query.search)),
+    );
   }
   if (query.orderNumber) {
     const channelsOfOrg = app.db.select({ id: orderChannels.id }).from(orderChannels).where(eq(orderChannels.orgId, orgId));
@@ -383,10 +406,7 @@ export function updateOrder(app: AppContext, orgId: string, orderId: string, inp
   return inWriteTransaction(app.db, (tx) => {
     const row = findOrderRow(tx, orgId, orderId);
     if (frozenStatuses.includes(row.status)) {
-      throw new ApiError(
-        'ORDER_INVALID_STATE',
-        `Order ${row.orderNumber} is ${row.status}; it can be changed only when ${editableStatuses.join(', ')}`,
-      );
+      throw new ApiError('ORDER_INVALID_STATE', `Order ${row.orderNumber} is ${row.status}; it can be changed only when ${editableStatuses.join(', ')}`);
     }
 
     const changes: Partial<OrderRow> = {};
@@ -402,7 +422,8 @@ export function updateOrder(app: AppContext, orgId: string, orderId: string, inp
       const value = input[field];
       if (value !== undefined && value !== row[field]) Object.assign(changes, { [field]: value });
     }
-    if (input.shippingAddress !== undefined && canonicalJson(input.shippingAddress) !== canonicalJson(row.shippingAddress)) changes.shippingAddress = input.shippingAddress;
+    if (input.shippingAddress !== undefined && canonicalJson(input.shippingAddress) !== canonicalJson(row.shippingAddress))
+      changes.shippingAddress = input.shippingAddress;
     if (input.externalData !== undefined && canonicalJson(input.externalData) !== canonicalJson(row.externalData)) changes.externalData = input.externalData;
 
     if (input.orderLines) replaceOrderLines(tx, row, input.orderLines);

@@ -123,15 +123,38 @@ describe('an order line cannot be placed beyond what the order has left', () => 
       ['MUG', 3],
       ['TEA', 1],
     ]);
-    expectRefused(await patchLines(shipment.id, [{ sku: 'TEA', quantity: 50 }]), `Order ${order.orderNumber} has 1 of SKU TEA left to place (1 ordered, 0 in its other shipments); this would place 50`);
+    expectRefused(
+      await patchLines(shipment.id, [{ sku: 'TEA', quantity: 50 }]),
+      `Order ${order.orderNumber} has 1 of SKU TEA left to place (1 ordered, 0 in its other shipments); this would place 50`,
+    );
     expect(linesOf(await getShipment(shipment.id))).toEqual(linesOf(shipment));
 
     // The same five mugs as one line, then as two lines: fine.
-    expect((await patchLines(shipment.id, [{ sku: 'MUG', quantity: 5 }, { sku: 'TEA', quantity: 1 }])).status).toBe(200);
-    expect((await patchLines(shipment.id, [{ sku: 'MUG', quantity: 4 }, { sku: 'TEA', quantity: 1 }, { sku: 'MUG', quantity: 1 }])).status).toBe(200);
+    expect(
+      (
+        await patchLines(shipment.id, [
+          { sku: 'MUG', quantity: 5 },
+          { sku: 'TEA', quantity: 1 },
+        ])
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await patchLines(shipment.id, [
+          { sku: 'MUG', quantity: 4 },
+          { sku: 'TEA', quantity: 1 },
+          { sku: 'MUG', quantity: 1 },
+        ])
+      ).status,
+    ).toBe(200);
     // One more mug on a line of its own is one too many.
     expectRefused(
-      await patchLines(shipment.id, [{ sku: 'MUG', quantity: 4 }, { sku: 'TEA', quantity: 1 }, { sku: 'MUG', quantity: 1 }, { sku: 'MUG', quantity: 1 }]),
+      await patchLines(shipment.id, [
+        { sku: 'MUG', quantity: 4 },
+        { sku: 'TEA', quantity: 1 },
+        { sku: 'MUG', quantity: 1 },
+        { sku: 'MUG', quantity: 1 },
+      ]),
       'has 5 of SKU MUG left to place (5 ordered, 0 in its other shipments); this would place 6',
     );
   });
@@ -141,7 +164,10 @@ describe('an order line cannot be placed beyond what the order has left', () => 
     expect((await createFromOrder(full.id)).status).toBe(201);
     const other = await createOrder([{ name: 'Mug', sku: 'MUG', quantity: 3 }]);
     const shipment = (await createFromOrder(other.id)).body;
-    expectRefused(await t.request('PATCH', `${org()}/shipments/${shipment.id}`, { body: { orderId: full.id } }), `Order ${full.orderNumber} has 0 of SKU MUG left`);
+    expectRefused(
+      await t.request('PATCH', `${org()}/shipments/${shipment.id}`, { body: { orderId: full.id } }),
+      `Order ${full.orderNumber} has 0 of SKU MUG left`,
+    );
     expect((await getShipment(shipment.id)).orderId).toBe(other.id);
   });
 
@@ -184,8 +210,8 @@ describe('an order line cannot be placed beyond what the order has left', () => 
   });
 });
 
-describe('order status and lines that are not the order\'s', () => {
-  it('a dispatched shipment holding none of the order\'s lines does not make it partially fulfilled', async () => {
+describe("order status and lines that are not the order's", () => {
+  it("a dispatched shipment holding none of the order's lines does not make it partially fulfilled", async () => {
     const order = await createOrder([{ name: 'Mug', sku: 'MUG', quantity: 2, weight: 0.4, weightUnit: 'kg' }]);
     const extras = await createByHand(order.id, [{ sku: 'GIFT-NOTE', quantity: 1 }]);
     expect(extras.status).toBe(201);
@@ -216,11 +242,47 @@ describe('spreadOverSkuLines', () => {
   const lines = [line('a', 'MUG', 2), line('b', 'TEA', 1), line('c', 'MUG', 3), line('d', null, 1)];
 
   it('fills the next lines of an SKU with what a line holds beyond its quantity, and keeps what none has room for', () => {
-    expect(spreadOverSkuLines(lines, new Map([['a', 4]]))).toEqual(new Map([['a', 2], ['b', 0], ['c', 2], ['d', 0]]));
-    expect(spreadOverSkuLines(lines, new Map([['c', 4], ['b', 1]]))).toEqual(new Map([['a', 1], ['b', 1], ['c', 3], ['d', 0]]));
+    expect(spreadOverSkuLines(lines, new Map([['a', 4]]))).toEqual(
+      new Map([
+        ['a', 2],
+        ['b', 0],
+        ['c', 2],
+        ['d', 0],
+      ]),
+    );
+    expect(
+      spreadOverSkuLines(
+        lines,
+        new Map([
+          ['c', 4],
+          ['b', 1],
+        ]),
+      ),
+    ).toEqual(
+      new Map([
+        ['a', 1],
+        ['b', 1],
+        ['c', 3],
+        ['d', 0],
+      ]),
+    );
     // 8 mugs of 5: the 3 too many stay on the line that holds them, so the total is still 8.
-    expect(spreadOverSkuLines(lines, new Map([['a', 8]]))).toEqual(new Map([['a', 5], ['b', 0], ['c', 3], ['d', 0]]));
+    expect(spreadOverSkuLines(lines, new Map([['a', 8]]))).toEqual(
+      new Map([
+        ['a', 5],
+        ['b', 0],
+        ['c', 3],
+        ['d', 0],
+      ]),
+    );
     // A line without a SKU goes by its name and shares with no other.
-    expect(spreadOverSkuLines(lines, new Map([['d', 2]]))).toEqual(new Map([['a', 0], ['b', 0], ['c', 0], ['d', 2]]));
+    expect(spreadOverSkuLines(lines, new Map([['d', 2]]))).toEqual(
+      new Map([
+        ['a', 0],
+        ['b', 0],
+        ['c', 0],
+        ['d', 2],
+      ]),
+    );
   });
 });

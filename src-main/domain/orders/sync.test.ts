@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
-import {
-  fakeShopify,
-  fakeWoo,
-  shopifyOrder,
-  startFakeShopify,
-  startFakeWooCommerce,
-  wooOrder,
-  type FakeShop,
-} from '../../testing/fakeStorefronts';
+import { fakeShopify, fakeWoo, shopifyOrder, startFakeShopify, startFakeWooCommerce, wooOrder, type FakeShop } from '../../testing/fakeStorefronts';
 
 let t: TestServer;
 let shopify: FakeShop;
@@ -132,7 +124,10 @@ describe('POST /order-channels/{id}/sync', () => {
     const { channelId, sync } = await channelIn('shopify', fakeShopify);
     const res = await sync();
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'STOREFRONT_ERROR', errors: [{ code: 'INVALID_RESPONSE', message: 'acme.myshopify.com did not answer with JSON' }] });
+    expect(res.body).toMatchObject({
+      code: 'STOREFRONT_ERROR',
+      errors: [{ code: 'INVALID_RESPONSE', message: 'acme.myshopify.com did not answer with JSON' }],
+    });
     expect(ordersOf(channelId)).toEqual([]);
   });
 

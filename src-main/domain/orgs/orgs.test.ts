@@ -122,7 +122,10 @@ describe('PUT /orgs/{id}', () => {
       const res = await t.request('PUT', path(), { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
-      expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     const noBody = await t.request('PUT', path());
     expect(noBody.status).toBe(400);

@@ -34,7 +34,12 @@ export function toOrganization(row: Row): Organization {
   };
 }
 
-const orgById = (root: Db) => root.select().from(orgs).where(eq(orgs.id, sql.placeholder('orgId'))).prepare();
+const orgById = (root: Db) =>
+  root
+    .select()
+    .from(orgs)
+    .where(eq(orgs.id, sql.placeholder('orgId')))
+    .prepare();
 
 export function findOrgRow(db: ReadDb, orgId: string): Row {
   const row = prepared(db, 'orgs.byId', orgById).get({ orgId });
@@ -105,7 +110,11 @@ export function updateOrganization(app: AppContext, orgId: string, input: Organi
   return inWriteTransaction(app.db, (tx) => {
     const row = findOrgRow(tx, orgId);
     if (input.slug !== undefined) {
-      const taken = tx.select({ id: orgs.id }).from(orgs).where(and(eq(orgs.slug, input.slug), ne(orgs.id, orgId))).get();
+      const taken = tx
+        .select({ id: orgs.id })
+        .from(orgs)
+        .where(and(eq(orgs.slug, input.slug), ne(orgs.id, orgId)))
+        .get();
       if (taken) throw new ApiError('ORG_SLUG_EXISTS', `The slug "${input.slug}" is taken by another organization`);
     }
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<Row>;

@@ -58,23 +58,39 @@ export function countUsed(db: ReadDb, orgId: string, limit: LimitName, nowIso: s
     case 'teamMembers':
       return one(db.select({ n: count() }).from(orgMembers).where(eq(orgMembers.orgId, orgId)));
     case 'carriers':
-      return one(db.select({ n: count() }).from(carriers).where(and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt))));
+      return one(
+        db
+          .select({ n: count() })
+          .from(carriers)
+          .where(and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt))),
+      );
     case 'orderChannels':
-      return one(db.select({ n: count() }).from(orderChannels).where(and(eq(orderChannels.orgId, orgId), isNull(orderChannels.deletedAt))));
+      return one(
+        db
+          .select({ n: count() })
+          .from(orderChannels)
+          .where(and(eq(orderChannels.orgId, orgId), isNull(orderChannels.deletedAt))),
+      );
     case 'shippingRules':
-      return one(db.select({ n: count() }).from(shippingRules).where(and(eq(shippingRules.orgId, orgId), isNull(shippingRules.deletedAt))));
+      return one(
+        db
+          .select({ n: count() })
+          .from(shippingRules)
+          .where(and(eq(shippingRules.orgId, orgId), isNull(shippingRules.deletedAt))),
+      );
     case 'senderAddresses':
       return one(
-        db.select({ n: count() }).from(senderAddresses).where(and(eq(senderAddresses.orgId, orgId), isNull(senderAddresses.deletedAt))),
+        db
+          .select({ n: count() })
+          .from(senderAddresses)
+          .where(and(eq(senderAddresses.orgId, orgId), isNull(senderAddresses.deletedAt))),
       );
     case 'apiTokens':
       return one(
         db
           .select({ n: count() })
           .from(apiTokens)
-          .where(
-            and(eq(apiTokens.orgId, orgId), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, nowIso))),
-          ),
+          .where(and(eq(apiTokens.orgId, orgId), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, nowIso)))),
       );
   }
 }

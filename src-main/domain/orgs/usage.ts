@@ -97,7 +97,9 @@ function addOnsOf(db: ReadDb, orgId: string): Usage['addOns'] {
 export function setAddOn(app: AppContext, orgId: string, type: AddOnType, quantity: number, unitPrice: number): { orgId: string; addOns: Usage['addOns'] } {
   return inWriteTransaction(app.db, (tx) => {
     findOrgRow(tx, orgId);
-    tx.delete(addOns).where(and(eq(addOns.orgId, orgId), eq(addOns.type, type))).run();
+    tx.delete(addOns)
+      .where(and(eq(addOns.orgId, orgId), eq(addOns.type, type)))
+      .run();
     if (quantity > 0) tx.insert(addOns).values({ orgId, type, quantity, unitPrice }).run();
     return { orgId, addOns: addOnsOf(tx, orgId) };
   });

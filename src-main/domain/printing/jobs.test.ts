@@ -114,7 +114,12 @@ describe('raw ZPL printer', () => {
     const zebra = await zplPrinterOnline();
     const printer = await createPrinter(t, { name: 'Zebra dock 3', driver: 'raw', target: `127.0.0.1:${zebra.port}`, format: 'zpl' });
     const rule = await t.request('POST', `${orgPath()}/shipping-rules`, {
-      body: shippingRuleBody(pdfCarrierId, senderAddressId, { name: 'With packing list', receivingCountries: ['*'], conditions: [], generatePackingList: true }),
+      body: shippingRuleBody(pdfCarrierId, senderAddressId, {
+        name: 'With packing list',
+        receivingCountries: ['*'],
+        conditions: [],
+        generatePackingList: true,
+      }),
     });
     const created = await t.request('POST', `${orgPath()}/shipments`, { body: shipmentBody(pdfCarrierId) });
     await t.request('PATCH', `${orgPath()}/shipments/${created.body.id}`, { body: { shippingRuleId: rule.body.id } });
@@ -142,7 +147,10 @@ describe('file printer (hot folder)', () => {
   it('writes <reference>-<documentId>-<jobId>-<attempt>.pdf per label, copies as extra files', async () => {
     const target = freshFolder('hot');
     const printer = await createPrinter(t, { name: 'Hot folder', driver: 'file', target, format: 'pdf' });
-    const shipment = await sentShipment(t, shipmentBody(pdfCarrierId, { reference: 'WEB-2001', parcels: [...shipmentBody(pdfCarrierId).parcels, ...shipmentBody(pdfCarrierId).parcels] }));
+    const shipment = await sentShipment(
+      t,
+      shipmentBody(pdfCarrierId, { reference: 'WEB-2001', parcels: [...shipmentBody(pdfCarrierId).parcels, ...shipmentBody(pdfCarrierId).parcels] }),
+    );
     expect(shipment.documents).toHaveLength(2);
     const res = await print(shipment.id, { printerId: printer.id, copies: 2 });
     expect(res.status).toBe(200);
@@ -155,9 +163,10 @@ describe('file printer (hot folder)', () => {
     const first = jobs[0]!;
     expect(readFileSync(join(target, `WEB-2001-${first.documentId}-${first.id}-1.pdf`)).equals(await contentOf(shipment.id, first.documentId))).toBe(true);
     const printed = (await getShipment(shipment.id)).activities.filter((a: { action: string }) => a.action === 'printed');
-    expect(printed.map((a: { description: string }) => a.description)).toEqual(
-      ['Label 1 of 2 printed on Hot folder (2 copies)', 'Label 2 of 2 printed on Hot folder (2 copies)'],
-    );
+    expect(printed.map((a: { description: string }) => a.description)).toEqual([
+      'Label 1 of 2 printed on Hot folder (2 copies)',
+      'Label 2 of 2 printed on Hot folder (2 copies)',
+    ]);
   });
 
   it('a ZPL label on an office printer (the thermal one is down): the file is the label drawn as PDF', async () => {
@@ -181,11 +190,17 @@ describe('file printer (hot folder)', () => {
   it('documentIds picks documents in the order given; a missing folder fails until it exists', async () => {
     const target = join(folder, 'not-yet');
     const printer = await createPrinter(t, { name: 'Later folder', driver: 'file', target, format: 'pdf' });
-    const shipment = await sentShipment(t, shipmentBody(pdfCarrierId, { parcels: [...shipmentBody(pdfCarrierId).parcels, ...shipmentBody(pdfCarrierId).parcels] }));
+    const shipment = await sentShipment(
+      t,
+      shipmentBody(pdfCarrierId, { parcels: [...shipmentBody(pdfCarrierId).parcels, ...shipmentBody(pdfCarrierId).parcels] }),
+    );
     const [a, b] = shipment.documents;
     const res = await print(shipment.id, { printerId: printer.id, documentIds: [b.id, a.id, b.id] });
     expect(res.body.jobs.map((job: { documentId: string }) => job.documentId)).toEqual([b.id, a.id]);
-    expect(res.body.jobs[0]).toMatchObject({ status: 'failed', error: `Folder '${target}' does not exist on this computer; create it or change the printer's folder` });
+    expect(res.body.jobs[0]).toMatchObject({
+      status: 'failed',
+      error: `Folder '${target}' does not exist on this computer; create it or change the printer's folder`,
+    });
     mkdirSync(target);
     const retried = await retry(res.body.jobs[0].id);
     expect(retried.body).toMatchObject({ status: 'done', attempts: 2 });
@@ -261,7 +276,10 @@ describe('choosing the printer', () => {
     const pending = await t.request('POST', `${orgPath()}/shipments`, { body: shipmentBody(pdfCarrierId) });
     const noLabels = await print(pending.body.id, { printerId: printer.id });
     expect(noLabels.status).toBe(409);
-    expect(noLabels.body).toMatchObject({ code: 'SHIPMENT_INVALID_STATE', message: `Shipment ${pending.body.id} has no labels to print (status pending); send it first` });
+    expect(noLabels.body).toMatchObject({
+      code: 'SHIPMENT_INVALID_STATE',
+      message: `Shipment ${pending.body.id} has no labels to print (status pending); send it first`,
+    });
 
     const cancelled = await t.request('POST', `${orgPath()}/shipments/${another.id}/cancel`);
     expect(cancelled.status).toBe(200);
@@ -353,7 +371,10 @@ describe('print jobs', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`printed since (print job ${elsewhere.id})`) });
     expect(readdirSync(spareTarget)).toHaveLength(1);
-    expect((sql().prepare('SELECT status, attempts FROM print_jobs WHERE id = ?').get(failed.id) as { status: string; attempts: number })).toEqual({ status: 'failed', attempts: 1 });
+    expect(sql().prepare('SELECT status, attempts FROM print_jobs WHERE id = ?').get(failed.id) as { status: string; attempts: number }).toEqual({
+      status: 'failed',
+      attempts: 1,
+    });
   });
 
   it('settled=false leaves out failures a later print of the same document settled (what the Failed view shows); settled=true lists only them', async () => {
@@ -550,8 +571,14 @@ describe('auto-print after send', () => {
     );
     const reason = `Folder '${target}' does not exist on this computer; create it or change the printer's folder`;
     expect(sent.body.errors.map((error: { code: string; message: string }) => [error.code, error.message])).toEqual([
-      ['AUTO_PRINT_FAILED', `Rule Auto-print to folder asks to print the labels, but label 1 of 2 did not print on 'Station hot folder': ${reason} (print job ${jobs[0].id})`],
-      ['AUTO_PRINT_FAILED', `Rule Auto-print to folder asks to print the labels, but label 2 of 2 did not print on 'Station hot folder': ${reason} (print job ${jobs[1].id})`],
+      [
+        'AUTO_PRINT_FAILED',
+        `Rule Auto-print to folder asks to print the labels, but label 1 of 2 did not print on 'Station hot folder': ${reason} (print job ${jobs[0].id})`,
+      ],
+      [
+        'AUTO_PRINT_FAILED',
+        `Rule Auto-print to folder asks to print the labels, but label 2 of 2 did not print on 'Station hot folder': ${reason} (print job ${jobs[1].id})`,
+      ],
     ]);
     // No "printed" activity for a label that did not print.
     expect(sent.body.activities.some((activity: { action: string }) => activity.action === 'printed')).toBe(false);
@@ -588,18 +615,32 @@ describe('auto-print after send', () => {
     const label = sent.body.documents[0].id;
     const failed = await t.request('GET', `/orgs/${org.orgId}/print-jobs?status=failed&settled=false`, { token: org.token });
     expect(failed.body.data).toEqual([
-      expect.objectContaining({ printerId: null, documentId: label, shipmentId: sent.body.id, status: 'failed', attempts: 0, error: expect.stringContaining('no default printer for PDF') }),
+      expect.objectContaining({
+        printerId: null,
+        documentId: label,
+        shipmentId: sent.body.id,
+        status: 'failed',
+        attempts: 0,
+        error: expect.stringContaining('no default printer for PDF'),
+      }),
     ]);
     const jobId = failed.body.data[0].id;
     expect(sent.body.errors[0].message).toContain(jobId);
 
     // Still no printer: the retry fails and says what to do.
     const early = await t.request('POST', `/orgs/${org.orgId}/print-jobs/${jobId}/retry`, { token: org.token });
-    expect(early.body).toMatchObject({ status: 'failed', attempts: 1, error: 'No printer to print on: choose a printer, or mark one as the default, and print again' });
+    expect(early.body).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: 'No printer to print on: choose a printer, or mark one as the default, and print again',
+    });
 
     // Once a default printer exists, Retry prints the waiting label there.
     const target = mkdtempSync(join(tmpdir(), 'shipdesk-unprinted-'));
-    const printer = await t.request('POST', `/orgs/${org.orgId}/printers`, { token: org.token, body: { name: 'Desk', driver: 'file', target, format: 'pdf', isDefault: true } });
+    const printer = await t.request('POST', `/orgs/${org.orgId}/printers`, {
+      token: org.token,
+      body: { name: 'Desk', driver: 'file', target, format: 'pdf', isDefault: true },
+    });
     const retried = await t.request('POST', `/orgs/${org.orgId}/print-jobs/${jobId}/retry`, { token: org.token });
     expect(retried.body).toMatchObject({ status: 'done', printerId: printer.body.id, attempts: 2 });
     expect(readdirSync(target)).toHaveLength(1);

@@ -228,7 +228,11 @@ function failureMessage(failure: unknown, printer: PrinterRow | undefined): stri
 }
 
 function findJobRow(db: ReadDb, orgId: string, jobId: string): JobRow {
-  const row = db.select().from(printJobs).where(and(eq(printJobs.orgId, orgId), eq(printJobs.id, jobId))).get();
+  const row = db
+    .select()
+    .from(printJobs)
+    .where(and(eq(printJobs.orgId, orgId), eq(printJobs.id, jobId)))
+    .get();
   if (!row) throw new ApiError('PRINT_JOB_NOT_FOUND', `Print job ${jobId} does not exist in this organization`);
   return row;
 }
@@ -261,16 +265,17 @@ export async function retryPrintJob(app: AppContext, orgId: string, jobId: strin
     // retried: that would put a second label on the parcel (USERS 4). Print makes another copy.
     const settledBy = job.status === 'failed' ? tx.select({ id: printJobs.id }).from(printJobs).where(settles(printJobs, job)).get() : undefined;
     if (settledBy) {
-      throw new ApiError('CONFLICT', `The document of print job ${jobId} was printed since (print job ${settledBy.id}); print it again from the shipment if another copy is wanted`);
+      throw new ApiError(
+        'CONFLICT',
+        `The document of print job ${jobId} was printed since (print job ${settledBy.id}); print it again from the shipment if another copy is wanted`,
+      );
     }
     const document = tx.select().from(documents).where(eq(documents.id, job.documentId)).get() as DocumentRow;
     assertPrintable(findShipmentRow(tx, orgId, document.shipmentId));
     const current = job.printerId ? tx.select().from(printers).where(eq(printers.id, job.printerId)).get() : undefined;
-    const printerId = current && current.deletedAt === null ? current.id : (defaultPrinterRow(tx, orgId, document.format as DocumentFormat)?.id ?? job.printerId);
-    tx.update(printJobs)
-      .set({ status: 'queued', printerId, updatedAt: app.now().toISOString() })
-      .where(eq(printJobs.id, jobId))
-      .run();
+    const printerId =
+      current && current.deletedAt === null ? current.id : (defaultPrinterRow(tx, orgId, document.format as DocumentFormat)?.id ?? job.printerId);
+    tx.update(printJobs).set({ status: 'queued', printerId, updatedAt: app.now().toISOString() }).where(eq(printJobs.id, jobId)).run();
   });
   return runJob(app, jobId);
 }
@@ -314,7 +319,11 @@ function stationPrinterFor(app: AppContext, tx: ReadDb, orgId: string, doc: Docu
 /** The station's printers in the order given; unknown or deleted ids are passed over (a stale memory never blocks a send). */
 function stationPrinters(tx: ReadDb, orgId: string, ids: readonly string[]): PrinterRow[] {
   if (!ids.length) return [];
-  const rows = tx.select().from(printers).where(and(eq(printers.orgId, orgId), inArray(printers.id, [...ids]), isNull(printers.deletedAt))).all();
+  const rows = tx
+    .select()
+    .from(printers)
+    .where(and(eq(printers.orgId, orgId), inArray(printers.id, [...ids]), isNull(printers.deletedAt)))
+    .all();
   return ids.map((id) => rows.find((row) => row.id === id)).filter((row): row is PrinterRow => row !== undefined);
 }
 
@@ -322,9 +331,27 @@ function stationPrinters(tx: ReadDb, orgId: string, ids: readonly string[]): Pri
  * Queues a rule's print of `docs`, grouped by the printer each goes to: the sending station's that
  * fits it, else the rule's printer, else the default (queueJobs), in the documents' own order.
  */
-function queueRulePrint(app: AppContext, orgId: string, docs: readonly { id: string }[], stationPrinterIds: readonly string[], rulePrinterId: string | null): string[] {
+function queueRulePrint(
+  app: AppContext,
+  orgId: string,
+  docs: readonly { id: string }[],
+  stationPrinterIds: readonly string[],
+  rulePrinterId: string | null,
+): string[] {
   return inWriteTransaction(app.db, (tx) => {
-    const rows = new Map(tx.select().from(documents).where(inArray(documents.id, docs.map((doc) => doc.id))).all().map((row) => [row.id, row]));
+    const rows = new Map(
+      tx
+        .select()
+        .from(documents)
+        .where(
+          inArray(
+            documents.id,
+            docs.map((doc) => doc.id),
+          ),
+        )
+        .all()
+        .map((row) => [row.id, row]),
+    );
     const station = stationPrinters(tx, orgId, stationPrinterIds);
     const byPrinter = new Map<string | undefined, DocumentRow[]>();
     for (const doc of docs.map((one) => rows.get(one.id)).filter((row): row is DocumentRow => row !== undefined)) {
@@ -377,7 +404,12 @@ export async function autoPrintAfterSend(
 ): Promise<AutoPrint> {
   const asks = [
     { wanted: rule.autoPrintLabels, printerId: rule.labelPrinterId, docs: shipment.documents.filter((doc) => doc.documentType === 'label'), what: 'labels' },
-    { wanted: rule.autoPrintDocuments, printerId: rule.documentPrinterId, docs: shipment.documents.filter((doc) => doc.documentType !== 'label'), what: 'documents' },
+    {
+      wanted: rule.autoPrintDocuments,
+      printerId: rule.documentPrinterId,
+      docs: shipment.documents.filter((doc) => doc.documentType !== 'label'),
+      what: 'documents',
+    },
   ];
   let acted = false;
   const started: string[] = [];
@@ -395,7 +427,13 @@ export async function autoPrintAfterSend(
         inWriteTransaction(app.db, (tx) => {
           const ids = recordUnprintedJobs(app, tx, orgId, ask.docs, error.message);
           started.push(...ids);
-          recordError(tx, app.now(), shipment.id, 'AUTO_PRINT_FAILED', `Rule ${rule.name} asks to print the ${ask.what}, but nothing was printed: ${error.message} (print jobs ${ids.join(', ')}, to retry once a printer is set up)`);
+          recordError(
+            tx,
+            app.now(),
+            shipment.id,
+            'AUTO_PRINT_FAILED',
+            `Rule ${rule.name} asks to print the ${ask.what}, but nothing was printed: ${error.message} (print jobs ${ids.join(', ')}, to retry once a printer is set up)`,
+          );
         });
         continue;
       }
@@ -404,7 +442,13 @@ export async function autoPrintAfterSend(
         inWriteTransaction(app.db, (tx) => {
           for (const job of failed) {
             const what = `${documentName(shipment.documents, job.documentId)} did not print on ${printerName(tx, job.printerId)}`;
-            recordError(tx, app.now(), shipment.id, 'AUTO_PRINT_FAILED', `Rule ${rule.name} asks to print the ${ask.what}, but ${what}: ${job.error ?? 'no reason given'} (print job ${job.id})`);
+            recordError(
+              tx,
+              app.now(),
+              shipment.id,
+              'AUTO_PRINT_FAILED',
+              `Rule ${rule.name} asks to print the ${ask.what}, but ${what}: ${job.error ?? 'no reason given'} (print job ${job.id})`,
+            );
           }
         });
       }

@@ -99,7 +99,7 @@ describe('printers CRUD', () => {
     expect((await read(a.id)).isDefault).toBe(true);
     expect((await read(b.id)).isDefault).toBe(false);
     const defaults = t.app.db.$client
-      .prepare("SELECT format, COUNT(*) AS n FROM printers WHERE org_id = ? AND is_default = 1 AND deleted_at IS NULL GROUP BY format")
+      .prepare('SELECT format, COUNT(*) AS n FROM printers WHERE org_id = ? AND is_default = 1 AND deleted_at IS NULL GROUP BY format')
       .all(t.org.orgId);
     expect(defaults).toEqual([
       { format: 'pdf', n: 1 },
@@ -124,12 +124,20 @@ describe('printers CRUD', () => {
     const papers = await createPrinter(t, { name: 'Papers', driver: 'file', target: folder, format: 'pdf' });
     const { carrierId, senderAddressId } = await setupLocalCarrier(t);
     const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
-      body: shippingRuleBody(carrierId, senderAddressId, { name: 'Export papers', generatePackingList: true, autoPrintDocuments: true, documentPrinterId: papers.id }),
+      body: shippingRuleBody(carrierId, senderAddressId, {
+        name: 'Export papers',
+        generatePackingList: true,
+        autoPrintDocuments: true,
+        documentPrinterId: papers.id,
+      }),
     });
     expect(rule.status).toBe(201);
     const refused = await t.request('PATCH', `${printersPath()}/${papers.id}`, { body: { format: 'zpl' } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(`Shipping rule Export papers (${rule.body.id}) prints its packing lists and invoices on this printer`) });
+    expect(refused.body).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining(`Shipping rule Export papers (${rule.body.id}) prints its packing lists and invoices on this printer`),
+    });
     expect((await t.request('GET', `${printersPath()}/${papers.id}`)).body.format).toBe('pdf');
     // The rule can still be edited, and other changes to the printer go through.
     expect((await t.request('PATCH', `/orgs/${t.org.orgId}/shipping-rules/${rule.body.id}`, { body: { description: 'EU export' } })).status).toBe(200);
@@ -200,7 +208,9 @@ describe('printers CRUD', () => {
     const shipmentsOnly = await t.tokenWithScopes(t.org, ['read:shipments']);
     expect((await t.request('GET', printersPath(), { token: shipmentsOnly })).status).toBe(403);
     const packer = await t.tokenWithScopes(t.org, ['read:all', 'write:shipments', 'write:orders', 'write:printers']);
-    expect((await t.request('POST', printersPath(), { token: packer, body: { name: 'Packer added', driver: 'file', target: folder, format: 'pdf' } })).status).toBe(201);
+    expect(
+      (await t.request('POST', printersPath(), { token: packer, body: { name: 'Packer added', driver: 'file', target: folder, format: 'pdf' } })).status,
+    ).toBe(201);
   });
 });
 

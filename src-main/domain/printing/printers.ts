@@ -39,7 +39,11 @@ const live = (orgId: string) => and(eq(printers.orgId, orgId), isNull(printers.d
 
 /** The live printer, or 404 PRINTER_NOT_FOUND (also for a deleted one or another organization's). */
 export function findPrinterRow(db: ReadDb, orgId: string, printerId: string): PrinterRow {
-  const row = db.select().from(printers).where(and(live(orgId), eq(printers.id, printerId))).get();
+  const row = db
+    .select()
+    .from(printers)
+    .where(and(live(orgId), eq(printers.id, printerId)))
+    .get();
   if (!row) throw new ApiError('PRINTER_NOT_FOUND', `Printer ${printerId} does not exist in this organization`);
   return row;
 }
@@ -87,15 +91,7 @@ export function createPrinter(app: AppContext, orgId: string, input: PrinterCrea
 export function listPrinters(app: AppContext, orgId: string, query: PageQuery) {
   const total = app.db.select({ n: count() }).from(printers).where(live(orgId)).get()?.n ?? 0;
   return paginate(query, total, (limit, offset) =>
-    app.db
-      .select()
-      .from(printers)
-      .where(live(orgId))
-      .orderBy(desc(printers.createdAt), desc(printers.id))
-      .limit(limit)
-      .offset(offset)
-      .all()
-      .map(toPrinter),
+    app.db.select().from(printers).where(live(orgId)).orderBy(desc(printers.createdAt), desc(printers.id)).limit(limit).offset(offset).all().map(toPrinter),
   );
 }
 
@@ -157,7 +153,13 @@ function ruleUsingPrinter(db: ReadDb, orgId: string, printerId: string, use: 'an
   return db
     .select({ id: shippingRules.id, name: shippingRules.name })
     .from(shippingRules)
-    .where(and(eq(shippingRules.orgId, orgId), isNull(shippingRules.deletedAt), use === 'any' ? or(eq(shippingRules.labelPrinterId, printerId), asDocumentPrinter) : asDocumentPrinter))
+    .where(
+      and(
+        eq(shippingRules.orgId, orgId),
+        isNull(shippingRules.deletedAt),
+        use === 'any' ? or(eq(shippingRules.labelPrinterId, printerId), asDocumentPrinter) : asDocumentPrinter,
+      ),
+    )
     .get();
 }
 

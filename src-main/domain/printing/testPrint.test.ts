@@ -124,20 +124,23 @@ describe('test label', () => {
 
   // 100X192 is the one CUPS would snap to a near paper size of the queue (Monarch envelope, 98.4 × 190.5 mm)
   // when given only `media=`: the label then comes out cut at two edges.
-  it.skipIf(cups.state === 'absent')(`the real CUPS spooler prints it at the label's physical size, in every size${cups.state === 'ready' ? '' : ` (${cups.reason})`}`, async () => {
-    if (cups.state !== 'ready') throw new Error(cups.reason);
-    for (const size of ['A4', 'A6', '100X150', '100X192'] as const) {
-      const printer = await createPrinter(t, { name: `Virtual PDF ${size}`, driver: 'cups', target: cups.queue, format: 'pdf', labelSize: size });
-      const before = pdfFilesIn(cups.outputDir);
-      const res = await testPrint(printer.id);
-      expect(res.status).toBe(200);
-      // cups-pdf names the file after the job title, which carries the test's time.
-      const stamp = (res.body.printedAt as string).replace(/[^0-9]/g, '');
-      const printed = await waitForPrintedPdf(cups.outputDir, stamp, before);
-      rmSync(printed.file, { force: true });
-      // Within a point: a queue's named sizes are whole points (A6 is 297 × 419 in the cups-pdf PPD).
-      expect(Math.abs(printed.widthPt - labelDimensions[size].widthPt), `${size} width ${printed.widthPt}`).toBeLessThanOrEqual(1);
-      expect(Math.abs(printed.heightPt - labelDimensions[size].heightPt), `${size} height ${printed.heightPt}`).toBeLessThanOrEqual(1);
-    }
-  });
+  it.skipIf(cups.state === 'absent')(
+    `the real CUPS spooler prints it at the label's physical size, in every size${cups.state === 'ready' ? '' : ` (${cups.reason})`}`,
+    async () => {
+      if (cups.state !== 'ready') throw new Error(cups.reason);
+      for (const size of ['A4', 'A6', '100X150', '100X192'] as const) {
+        const printer = await createPrinter(t, { name: `Virtual PDF ${size}`, driver: 'cups', target: cups.queue, format: 'pdf', labelSize: size });
+        const before = pdfFilesIn(cups.outputDir);
+        const res = await testPrint(printer.id);
+        expect(res.status).toBe(200);
+        // cups-pdf names the file after the job title, which carries the test's time.
+        const stamp = (res.body.printedAt as string).replace(/[^0-9]/g, '');
+        const printed = await waitForPrintedPdf(cups.outputDir, stamp, before);
+        rmSync(printed.file, { force: true });
+        // Within a point: a queue's named sizes are whole points (A6 is 297 × 419 in the cups-pdf PPD).
+        expect(Math.abs(printed.widthPt - labelDimensions[size].widthPt), `${size} width ${printed.widthPt}`).toBeLessThanOrEqual(1);
+        expect(Math.abs(printed.heightPt - labelDimensions[size].heightPt), `${size} height ${printed.heightPt}`).toBeLessThanOrEqual(1);
+      }
+    },
+  );
 });

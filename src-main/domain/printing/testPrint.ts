@@ -18,7 +18,11 @@ export async function printTestLabel(app: AppContext, orgId: string, printerId: 
   const format = printer.format as DocumentFormat;
   const labelSize = printer.labelSize as LabelSize;
   const printedAt = app.now().toISOString();
-  const content = await renderTestLabel({ printerName: printer.name, driver: printer.driver as PrinterDriver, target: printer.target, printedAt }, format, labelSize);
+  const content = await renderTestLabel(
+    { printerName: printer.name, driver: printer.driver as PrinterDriver, target: printer.target, printedAt },
+    format,
+    labelSize,
+  );
   const driver = printingOf(app).drivers[printer.driver as PrinterDriver];
   try {
     await driver.print(content, {

@@ -1,10 +1,4 @@
-import {
-  createSenderAddress,
-  deleteSenderAddress,
-  getSenderAddress,
-  listSenderAddresses,
-  updateSenderAddress,
-} from './senderAddresses';
+import { createSenderAddress, deleteSenderAddress, getSenderAddress, listSenderAddresses, updateSenderAddress } from './senderAddresses';
 import { defineHandlers } from '../../app/kernel/handler';
 
 export const senderAddressHandlers = defineHandlers({

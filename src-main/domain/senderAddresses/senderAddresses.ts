@@ -100,12 +100,7 @@ export function getSenderAddress(app: AppContext, orgId: string, addressId: stri
   return toSenderAddress(findSenderAddressRow(app.db, orgId, addressId));
 }
 
-export function updateSenderAddress(
-  app: AppContext,
-  orgId: string,
-  addressId: string,
-  input: Partial<SenderAddressInput>,
-): SenderAddress {
+export function updateSenderAddress(app: AppContext, orgId: string, addressId: string, input: Partial<SenderAddressInput>): SenderAddress {
   return inWriteTransaction(app.db, (tx) => {
     const row = findSenderAddressRow(tx, orgId, addressId);
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<Row>;

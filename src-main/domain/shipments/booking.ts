@@ -157,9 +157,7 @@ export function bookingRequest(record: ShipmentRecord, adapter: CarrierAdapter, 
       height: parcel.height,
     })),
     servicePointId: row.servicePointId,
-    pickup: row.pickupDate
-      ? { date: row.pickupDate, from: row.pickupFrom, to: row.pickupTo, instruction: row.pickupInstruction }
-      : null,
+    pickup: row.pickupDate ? { date: row.pickupDate, from: row.pickupFrom, to: row.pickupTo, instruction: row.pickupInstruction } : null,
     termOfTrade: row.termOfTrade,
     // The carrier's configured defaults; printers choosing their own size arrive with printing.
     label: adapter.labelDefaults(config),
@@ -178,11 +176,9 @@ export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: str
   assertActionAllowed('send', shipmentId, from);
   const { problems, carrier } = completenessProblems(app, tx, record);
   if (problems.length > 0 || !carrier) {
-    throw new ApiError(
-      'SHIPMENT_INCOMPLETE',
-      `Shipment ${row.reference} cannot be sent; it needs ${problems.map((problem) => problem.message).join('; ')}`,
-      { details: problems },
-    );
+    throw new ApiError('SHIPMENT_INCOMPLETE', `Shipment ${row.reference} cannot be sent; it needs ${problems.map((problem) => problem.message).join('; ')}`, {
+      details: problems,
+    });
   }
 
   setStatus(tx, now, shipmentId, 'processing');
@@ -338,7 +334,13 @@ function writeFailure(
     ? failure.calls
     : [
         {
-          request: { operation: 'book', reference: prepared.reference, productId: prepared.request.productId, parcels: prepared.request.parcels.length, label: prepared.request.label },
+          request: {
+            operation: 'book',
+            reference: prepared.reference,
+            productId: prepared.request.productId,
+            parcels: prepared.request.parcels.length,
+            label: prepared.request.label,
+          },
           response: null,
           statusCode: null,
           error: summary,
@@ -390,7 +392,9 @@ export function finishBooking(app: AppContext, prepared: PreparedBooking, outcom
       }
       // The carrier booked but the result could not be stored: say so on the shipment instead of
       // leaving it in processing until the next start.
-      const errors = [{ code: 'BOOKING_NOT_SAVED', message: `The carrier booked tracking number ${outcome.result.trackingNumber}, but saving it failed: ${reason}` }];
+      const errors = [
+        { code: 'BOOKING_NOT_SAVED', message: `The carrier booked tracking number ${outcome.result.trackingNumber}, but saving it failed: ${reason}` },
+      ];
       return finishBooking(app, prepared, { ok: false, errors, calls: outcome.result.calls, durationMs: 0 });
     }
   }

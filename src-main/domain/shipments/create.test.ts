@@ -45,11 +45,19 @@ describe('shipment create, read and list', () => {
     expect(product.body.carrierSettings).toMatchObject({ productId: 'standard' });
     const unsendable = await t.request('POST', `${base()}/${product.body.id}/send`);
     expect(unsendable.status).toBe(422);
-    expect(unsendable.body).toMatchObject({ code: 'SHIPMENT_INCOMPLETE', details: [{ path: 'carrierSettings.productId', message: expect.stringContaining('standard is not one of local_parcel') }] });
-    const service = await t.request('POST', base(), { body: shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'local_parcel', services: ['teleport'] } }) });
+    expect(unsendable.body).toMatchObject({
+      code: 'SHIPMENT_INCOMPLETE',
+      details: [{ path: 'carrierSettings.productId', message: expect.stringContaining('standard is not one of local_parcel') }],
+    });
+    const service = await t.request('POST', base(), {
+      body: shipmentBody(carrierId, { carrierSettings: { carrierId, productId: 'local_parcel', services: ['teleport'] } }),
+    });
     expect(service.status).toBe(201);
     const noTeleport = await t.request('POST', `${base()}/${service.body.id}/send`);
-    expect(noTeleport.body).toMatchObject({ code: 'SHIPMENT_INCOMPLETE', details: [{ path: 'carrierSettings.services', message: expect.stringContaining('teleport is not among') }] });
+    expect(noTeleport.body).toMatchObject({
+      code: 'SHIPMENT_INCOMPLETE',
+      details: [{ path: 'carrierSettings.services', message: expect.stringContaining('teleport is not among') }],
+    });
     expect((await t.request('GET', `${base()}/${service.body.id}`)).body.status).toBe('pending');
     const carrier = await t.request('POST', base(), { body: shipmentBody('car_unknown') });
     expect(carrier.body.code).toBe('CARRIER_NOT_FOUND');
@@ -81,7 +89,9 @@ describe('shipment list order', () => {
       await t.request('POST', `/orgs/${org.orgId}/shipments`, { token: org.token, body: shipmentBody(carrier.carrierId, { reference }) });
     }
     const refs = async (sort?: string) =>
-      (await t.request('GET', `/orgs/${org.orgId}/shipments${sort ? `?sort=${sort}` : ''}`, { token: org.token })).body.data.map((s: { reference: string }) => s.reference);
+      (await t.request('GET', `/orgs/${org.orgId}/shipments${sort ? `?sort=${sort}` : ''}`, { token: org.token })).body.data.map(
+        (s: { reference: string }) => s.reference,
+      );
     expect(await refs()).toEqual(['C-3', 'A-1', 'B-2']);
     expect(await refs('reference')).toEqual(['A-1', 'B-2', 'C-3']);
     expect(await refs('-reference')).toEqual(['C-3', 'B-2', 'A-1']);
@@ -98,7 +108,12 @@ describe('shipment create bounds (decisions §5)', () => {
     const noDimensions = await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [{ weight: 1, weightUnit: 'kg' }] }) });
     expect(noDimensions.body.details[0].path).toBe('body.parcels.0.dimensions');
     const receivers = await t.request('POST', base(), {
-      body: shipmentBody(carrierId, { parties: [{ type: 'receiver', name: 'A', address1: 'a', postalCode: '1', city: 'c', countryCode: 'DK' }, { type: 'receiver', name: 'B', address1: 'b', postalCode: '2', city: 'd', countryCode: 'DK' }] }),
+      body: shipmentBody(carrierId, {
+        parties: [
+          { type: 'receiver', name: 'A', address1: 'a', postalCode: '1', city: 'c', countryCode: 'DK' },
+          { type: 'receiver', name: 'B', address1: 'b', postalCode: '2', city: 'd', countryCode: 'DK' },
+        ],
+      }),
     });
     expect(receivers.status).toBe(400);
     expect((await t.request('POST', base(), { body: shipmentBody(carrierId, { parcels: [] }) })).status).toBe(400);
@@ -119,11 +134,21 @@ describe('shipment create bounds (decisions §5)', () => {
 
 describe('the full read as sent (JSON built by SQLite)', () => {
   it('is the same document the create answered, with numbers as written, text escaped and empty optional objects left out', async () => {
-    const receiver = { type: 'receiver', name: 'Åse "Quote" \\ Back', address1: 'Line\nbreak 1', postalCode: '1165', city: 'København', countryCode: 'DK', attributes: [{ name: 'door', value: '<b>2</b>' }] };
+    const receiver = {
+      type: 'receiver',
+      name: 'Åse "Quote" \\ Back',
+      address1: 'Line\nbreak 1',
+      postalCode: '1165',
+      city: 'København',
+      countryCode: 'DK',
+      attributes: [{ name: 'door', value: '<b>2</b>' }],
+    };
     const created = await t.request('POST', base(), {
       body: shipmentBody(carrierId, {
         parties: [receiver],
-        parcels: [{ weight: 2, weightUnit: 'kg', dimensions: { length: 30, width: 20.5, height: 0 }, orderLines: [{ sku: 'A', quantity: 1, unitPrice: 9.99 }] }],
+        parcels: [
+          { weight: 2, weightUnit: 'kg', dimensions: { length: 30, width: 20.5, height: 0 }, orderLines: [{ sku: 'A', quantity: 1, unitPrice: 9.99 }] },
+        ],
         pickupDetails: { date: '2026-12-01', from: '09:00', to: '12:00' },
       }),
     });
@@ -137,7 +162,12 @@ describe('the full read as sent (JSON built by SQLite)', () => {
     expect(text).toContain('"weight":2,');
     expect(text).toContain('"dimensions":{"length":30,"width":20.5,"height":0}');
     expect(text).toContain('"unitPrice":9.99');
-    expect(read.parties[1]).toMatchObject({ name: 'Åse "Quote" \\ Back', address1: 'Line\nbreak 1', attention: '', attributes: [{ name: 'door', value: '<b>2</b>' }] });
+    expect(read.parties[1]).toMatchObject({
+      name: 'Åse "Quote" \\ Back',
+      address1: 'Line\nbreak 1',
+      attention: '',
+      attributes: [{ name: 'door', value: '<b>2</b>' }],
+    });
     // An email has the email format (interface 2.2): none is left out, never "".
     expect(read.parties[1]).not.toHaveProperty('email');
     expect(read.parcels[0].orderLines[0]).toMatchObject({ description: '', vatPercent: 0, currency: '', tarrifNumber: '' });

@@ -20,15 +20,7 @@ import { linkLinesToOrders, parcelToShip } from '../orders/allocation';
 import { recomputeOrder } from '../orders/orderStatus';
 import { withinOrderAllowance } from '../orders/placement';
 import { findShippableOrderRow, receiverFromOrder } from './fromOrder';
-import {
-  insertParcelsOf,
-  parcelDraftsFromInput,
-  partyRows,
-  readShipments,
-  recordActivities,
-  type ActivityAction,
-  type ParcelDraft,
-} from './repository';
+import { insertParcelsOf, parcelDraftsFromInput, partyRows, readShipments, recordActivities, type ActivityAction, type ParcelDraft } from './repository';
 
 export interface CarrierChoice {
   carrierId: string;
@@ -167,7 +159,11 @@ function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readon
       updatedAt: at,
     })),
   );
-  insertRows(tx, shipmentParties, drafts.flatMap((draft, i) => partyRows(ids[i] as string, draft.parties)));
+  insertRows(
+    tx,
+    shipmentParties,
+    drafts.flatMap((draft, i) => partyRows(ids[i] as string, draft.parties)),
+  );
   insertParcelsOf(
     tx,
     drafts.map((draft, i) => ({ shipmentId: ids[i] as string, parcels: draft.parcels })),

@@ -8,7 +8,11 @@ import { companyAttribute } from '../../../src-shared/partyCompany';
 export type OrderRow = typeof orders.$inferSelect;
 
 export function findOrderRow(db: ReadDb, orgId: string, orderId: string): OrderRow {
-  const row = db.select().from(orders).where(and(eq(orders.orgId, orgId), eq(orders.id, orderId))).get();
+  const row = db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.orgId, orgId), eq(orders.id, orderId)))
+    .get();
   if (!row) throw new ApiError('ORDER_NOT_FOUND', `Order ${orderId} does not exist in this organization`);
   return row;
 }

@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const contentPath = (shipmentId: string, documentId: string, query = '') => `/orgs/${t.org.orgId}/shipments/${shipmentId}/documents/${documentId}/content${query}`;
+const contentPath = (shipmentId: string, documentId: string, query = '') =>
+  `/orgs/${t.org.orgId}/shipments/${shipmentId}/documents/${documentId}/content${query}`;
 const mmToPoints = (mm: number) => (mm * 72) / 25.4;
 
 describe('a label in the other format', () => {
@@ -67,7 +68,12 @@ describe('a label in the other format', () => {
 
   it('papers cannot be drawn as ZPL: 422 DOCUMENT_FORMAT_UNAVAILABLE; an unknown format is 400', async () => {
     const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
-      body: shippingRuleBody(pdfCarrierId, senderAddressId, { name: 'With packing list', receivingCountries: ['*'], conditions: [], generatePackingList: true }),
+      body: shippingRuleBody(pdfCarrierId, senderAddressId, {
+        name: 'With packing list',
+        receivingCountries: ['*'],
+        conditions: [],
+        generatePackingList: true,
+      }),
     });
     expect(rule.status).toBe(201);
     const created = await t.request('POST', `/orgs/${t.org.orgId}/shipments`, { body: shipmentBody(pdfCarrierId) });

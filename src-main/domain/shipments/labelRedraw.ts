@@ -71,7 +71,10 @@ export function canRedraw(db: ReadDb, orgId: string, document: DocumentRow): boo
 /** The label in `format`, same size; 422 DOCUMENT_FORMAT_UNAVAILABLE naming why when it cannot be drawn. */
 export async function labelIn(plan: LabelRedraw | string, document: DocumentRow, format: DocumentFormat): Promise<Buffer> {
   if (typeof plan === 'string') {
-    throw new ApiError('DOCUMENT_FORMAT_UNAVAILABLE', `Document ${document.id} is ${document.format.toUpperCase()} and cannot be had as ${format.toUpperCase()}: ${plan}`);
+    throw new ApiError(
+      'DOCUMENT_FORMAT_UNAVAILABLE',
+      `Document ${document.id} is ${document.format.toUpperCase()} and cannot be had as ${format.toUpperCase()}: ${plan}`,
+    );
   }
   return plan.redraw(plan.context, plan.request, plan.parcelId, { format, size: plan.size });
 }

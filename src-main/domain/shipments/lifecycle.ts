@@ -16,10 +16,7 @@ const actionWords: Record<ShipmentAction, string> = {
 export function assertActionAllowed(action: ShipmentAction, shipmentId: string, status: ShipmentStatus): void {
   const allowed: readonly ShipmentStatus[] = allowedSources[action];
   if (!allowed.includes(status)) {
-    throw new ApiError(
-      'SHIPMENT_INVALID_STATE',
-      `Shipment ${shipmentId} is ${status}; it can ${actionWords[action]} only when ${allowed.join(', ')}`,
-    );
+    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${shipmentId} is ${status}; it can ${actionWords[action]} only when ${allowed.join(', ')}`);
   }
 }
 

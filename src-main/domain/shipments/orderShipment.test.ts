@@ -59,7 +59,15 @@ describe('POST /orders/{orderId}/shipments', () => {
 
   it('keeps the company of an address that also has a contact, and prints it on the label', async () => {
     const order = await createOrder({
-      shippingAddress: { name: 'Kim Larsen', attention: 'Goods receiving', company: 'Larsen ApS', address1: 'Vestergade 3', city: 'Odense', postalCode: '5000', countryCode: 'DK' },
+      shippingAddress: {
+        name: 'Kim Larsen',
+        attention: 'Goods receiving',
+        company: 'Larsen ApS',
+        address1: 'Vestergade 3',
+        city: 'Odense',
+        postalCode: '5000',
+        countryCode: 'DK',
+      },
     });
     const created = (await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body;
     const receiver = created.parties.find((p: { type: string }) => p.type === 'receiver');
@@ -67,7 +75,9 @@ describe('POST /orders/{orderId}/shipments', () => {
 
     const sent = await t.request('POST', `${org()}/shipments/${created.id}/send`);
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const lines = pdfText(Buffer.from(sent.body.documents[0].content, 'base64')).split('\n').map((line) => line.trim());
+    const lines = pdfText(Buffer.from(sent.body.documents[0].content, 'base64'))
+      .split('\n')
+      .map((line) => line.trim());
     const name = lines.indexOf('Kim Larsen');
     expect(lines.slice(name, name + 3)).toEqual(['Kim Larsen', 'Larsen ApS', 'Att. Goods receiving']);
   });
@@ -89,23 +99,37 @@ describe('POST /orders/{orderId}/shipments', () => {
   });
 
   it('falls back to the order’s rule, then to rule matching, and never overrides an explicit choice', async () => {
-    const pallet = (await t.request('POST', `${org()}/shipping-rules`, { body: shippingRuleBody(carrierId, senderAddressId, { name: 'Pallets', productId: 'local_pallet', receivingCountries: ['SE'], conditions: [] }) })).body;
+    const pallet = (
+      await t.request('POST', `${org()}/shipping-rules`, {
+        body: shippingRuleBody(carrierId, senderAddressId, { name: 'Pallets', productId: 'local_pallet', receivingCountries: ['SE'], conditions: [] }),
+      })
+    ).body;
     const ordered = await createOrder({ shippingRuleId: pallet.id });
     const byOrderRule = (await t.request('POST', `${org()}/orders/${ordered.id}/shipments`, { body: {} })).body;
     expect(byOrderRule).toMatchObject({ shippingRuleId: pallet.id, carrierSettings: { productId: 'local_pallet' } });
     expect(byOrderRule.activities.map((a: { action: string }) => a.action)).toEqual(['created', 'shipping_rule_applied']);
 
-    const cheap = (await t.request('POST', `${org()}/shipping-rules`, {
-      body: shippingRuleBody(carrierId, senderAddressId, { name: 'Cheap DK', conditions: [{ type: 'weight', min: 0, max: 5, shippingPrice: 1, currency: 'DKK' }] }),
-    })).body;
+    const cheap = (
+      await t.request('POST', `${org()}/shipping-rules`, {
+        body: shippingRuleBody(carrierId, senderAddressId, {
+          name: 'Cheap DK',
+          conditions: [{ type: 'weight', min: 0, max: 5, shippingPrice: 1, currency: 'DKK' }],
+        }),
+      })
+    ).body;
     const matched = (await t.request('POST', `${org()}/orders/${(await createOrder()).id}/shipments`)).body;
     expect(matched.shippingRuleId).toBe(cheap.id);
 
-    const explicit = (await t.request('POST', `${org()}/orders/${(await createOrder()).id}/shipments`, { body: { carrierId, productId: 'local_pickup' } })).body;
+    const explicit = (await t.request('POST', `${org()}/orders/${(await createOrder()).id}/shipments`, { body: { carrierId, productId: 'local_pickup' } }))
+      .body;
     expect(explicit).toMatchObject({ shippingRuleId: null, carrierSettings: { productId: 'local_pickup' } });
 
     // The order's rule deleted since: rule matching chooses, and the activity says why.
-    const retiring = (await t.request('POST', `${org()}/shipping-rules`, { body: shippingRuleBody(carrierId, senderAddressId, { name: 'Retired', productId: 'local_pallet', receivingCountries: ['SE'], conditions: [] }) })).body;
+    const retiring = (
+      await t.request('POST', `${org()}/shipping-rules`, {
+        body: shippingRuleBody(carrierId, senderAddressId, { name: 'Retired', productId: 'local_pallet', receivingCountries: ['SE'], conditions: [] }),
+      })
+    ).body;
     const orphan = await createOrder({ shippingRuleId: retiring.id });
     expect((await t.request('DELETE', `${org()}/shipping-rules/${retiring.id}`)).status).toBe(200);
     const res = await t.request('POST', `${org()}/orders/${orphan.id}/shipments`);
@@ -134,7 +158,9 @@ describe('POST /orders/{orderId}/shipments', () => {
     const res = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('ORDER_INVALID_STATE');
-    expect((await t.request('POST', `${org()}/orders/ord_unknown/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body.code).toBe('ORDER_NOT_FOUND');
+    expect((await t.request('POST', `${org()}/orders/ord_unknown/shipments`, { body: { carrierId, productId: 'local_parcel' } })).body.code).toBe(
+      'ORDER_NOT_FOUND',
+    );
   });
 
   it('prices lines without a currency of their own in the order’s currency', async () => {
@@ -157,7 +183,10 @@ describe('POST /orders/{orderId}/shipments', () => {
     const order = await createOrder({ shippingAddress: null });
     const refused = await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'ORDER_INVALID_STATE', message: `Order ${order.orderNumber} has no shipping address; give the receiver in parties` });
+    expect(refused.body).toMatchObject({
+      code: 'ORDER_INVALID_STATE',
+      message: `Order ${order.orderNumber} has no shipping address; give the receiver in parties`,
+    });
 
     const receiver = { type: 'receiver', name: 'Ola Nordmann', address1: 'Karl Johans gate 1', postalCode: '0154', city: 'Oslo', countryCode: 'NO' };
     // No rule ships to Norway here: matching looked at the given receiver, not at an address the order lacks.
@@ -205,8 +234,15 @@ describe('POST /orders/{orderId}/shipments', () => {
     }
     expect((await t.request('GET', `${org()}/shipments?limit=1`)).body.total).toBe(before);
 
-    const parcel = (quantity: number) => ({ weight: 50_000 * quantity, weightUnit: 'kg', dimensions: { length: 0, width: 0, height: 0 }, orderLines: [{ sku: 'COIL', quantity }] });
-    const byHand = await t.request('POST', `${org()}/shipments`, { body: { type: 'outbound', orderId: order.id, carrierSettings: { carrierId, productId: 'local_pallet' }, parcels: [parcel(2)] } });
+    const parcel = (quantity: number) => ({
+      weight: 50_000 * quantity,
+      weightUnit: 'kg',
+      dimensions: { length: 0, width: 0, height: 0 },
+      orderLines: [{ sku: 'COIL', quantity }],
+    });
+    const byHand = await t.request('POST', `${org()}/shipments`, {
+      body: { type: 'outbound', orderId: order.id, carrierSettings: { carrierId, productId: 'local_pallet' }, parcels: [parcel(2)] },
+    });
     expect(byHand.status, JSON.stringify(byHand.body)).toBe(201);
     // One coil is left: that fits one parcel.
     expect((await t.request('POST', `${org()}/orders/${order.id}/shipments`, { body: { carrierId, productId: 'local_pallet' } })).status).toBe(201);

@@ -25,7 +25,14 @@ interface ResolvedCarrier {
  * The carrier: the explicit carrierId + productId if given (a user's choice is never overridden),
  * else the order's shipping rule, else the best matching rule for where the parcel goes.
  */
-function resolveCarrier(tx: ReadDb, orgId: string, order: OrderRow, countryCode: string, parcel: ParcelDraft, input: OrderShipmentCreateInput): ResolvedCarrier {
+function resolveCarrier(
+  tx: ReadDb,
+  orgId: string,
+  order: OrderRow,
+  countryCode: string,
+  parcel: ParcelDraft,
+  input: OrderShipmentCreateInput,
+): ResolvedCarrier {
   if (input.carrierId || input.productId) {
     if (!input.carrierId || !input.productId) {
       throw new ApiError('VALIDATION_FAILED', 'carrierId and productId go together', {
@@ -76,8 +83,7 @@ export function createShipmentFromOrder(app: AppContext, orgId: string, orderId:
     const given = input.parties ?? [];
     const receiver = receiverFor(order, given);
     const resolved = resolveCarrier(tx, orgId, order, receiver.countryCode, parcel, input);
-    const senderAddressId =
-      input.senderAddressId ?? resolved.ruleSenderAddressId ?? findCarrierRow(tx, orgId, resolved.carrier.carrierId).senderAddressId;
+    const senderAddressId = input.senderAddressId ?? resolved.ruleSenderAddressId ?? findCarrierRow(tx, orgId, resolved.carrier.carrierId).senderAddressId;
     const senderAddress = findSenderAddressRow(tx, orgId, senderAddressId);
     const parties = given.includes(receiver) ? given : [...given, receiver];
     return insertShipment(tx, now, orgId, {

@@ -30,9 +30,11 @@ describe('cached full reads of GET /shipments/{id}', () => {
     const id = await created();
     const first = await get(id);
     const db = t.app.db.$client;
-    db.prepare("UPDATE parcel_order_lines SET quantity = 7 WHERE id = ?").run(first.parcels[0].orderLines[0].id);
+    db.prepare('UPDATE parcel_order_lines SET quantity = 7 WHERE id = ?').run(first.parcels[0].orderLines[0].id);
     expect((await get(id)).parcels[0].orderLines[0].quantity).toBe(7);
-    db.prepare("INSERT INTO shipment_errors (id, shipment_id, code, message, created_at) VALUES ('err_x', ?, 'X', 'written by hand', '2026-01-01T00:00:00.000Z')").run(id);
+    db.prepare(
+      "INSERT INTO shipment_errors (id, shipment_id, code, message, created_at) VALUES ('err_x', ?, 'X', 'written by hand', '2026-01-01T00:00:00.000Z')",
+    ).run(id);
     expect((await get(id)).errors).toEqual([{ id: 'err_x', code: 'X', message: 'written by hand', createdAt: '2026-01-01T00:00:00.000Z' }]);
     db.prepare('UPDATE shipment_parties SET city = ? WHERE shipment_id = ? AND type = ?').run('Odense', id, 'receiver');
     expect((await get(id)).parties[1].city).toBe('Odense');

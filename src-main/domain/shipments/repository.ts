@@ -33,7 +33,11 @@ export interface ShipmentRecord {
 }
 
 const shipmentById = (root: Db) =>
-  root.select().from(shipments).where(and(eq(shipments.orgId, sql.placeholder('orgId')), eq(shipments.id, sql.placeholder('shipmentId')))).prepare();
+  root
+    .select()
+    .from(shipments)
+    .where(and(eq(shipments.orgId, sql.placeholder('orgId')), eq(shipments.id, sql.placeholder('shipmentId'))))
+    .prepare();
 
 export function findShipmentRow(db: ReadDb, orgId: string, shipmentId: string): ShipmentRow {
   const row = prepared(db, 'shipments.byId', shipmentById).get({ orgId, shipmentId });
@@ -162,7 +166,6 @@ export function partyInputOf(row: PartyRow): PartyInput {
   return party;
 }
 
-
 export function partyRows(shipmentId: string, parties: readonly PartyInput[]): (typeof shipmentParties.$inferInsert)[] {
   return parties.map((party, position) => ({
     shipmentId,
@@ -264,9 +267,17 @@ export function insertParcels(tx: WriteTx, shipmentId: string, drafts: readonly 
   insertParcelsOf(tx, [{ shipmentId, parcels: drafts, firstPosition }]);
 }
 
-const deletePartiesOf = (root: Db) => root.delete(shipmentParties).where(eq(shipmentParties.shipmentId, sql.placeholder('shipmentId'))).prepare();
+const deletePartiesOf = (root: Db) =>
+  root
+    .delete(shipmentParties)
+    .where(eq(shipmentParties.shipmentId, sql.placeholder('shipmentId')))
+    .prepare();
 /** Their lines go with them (ON DELETE CASCADE). */
-const deleteParcelsOf = (root: Db) => root.delete(parcels).where(eq(parcels.shipmentId, sql.placeholder('shipmentId'))).prepare();
+const deleteParcelsOf = (root: Db) =>
+  root
+    .delete(parcels)
+    .where(eq(parcels.shipmentId, sql.placeholder('shipmentId')))
+    .prepare();
 
 export function replaceParties(tx: WriteTx, shipmentId: string, parties: readonly PartyInput[]): void {
   prepared(tx, 'shipments.deletePartiesOf', deletePartiesOf).run({ shipmentId });

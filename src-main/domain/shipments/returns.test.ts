@@ -59,7 +59,11 @@ async function dispatched(body: Record<string, unknown>) {
 const createReturn = (id: string) => t.request('POST', `${shipmentsPath()}/${id}/create-return`);
 const get = async (id: string) => (await t.request('GET', `${shipmentsPath()}/${id}`)).body;
 const returnsOf = (id: string) =>
-  sql().prepare('SELECT id, reference, status FROM shipments WHERE return_for_shipment_id = ? ORDER BY created_at, id').all(id) as { id: string; reference: string; status: string }[];
+  sql().prepare('SELECT id, reference, status FROM shipments WHERE return_for_shipment_id = ? ORDER BY created_at, id').all(id) as {
+    id: string;
+    reference: string;
+    status: string;
+  }[];
 
 async function createRule(body: Record<string, unknown>) {
   const res = await t.request('POST', `/orgs/${org()}/shipping-rules`, {
@@ -69,8 +73,7 @@ async function createRule(body: Record<string, unknown>) {
   return res.body;
 }
 
-const ruleOnShipment = (shipmentId: string, ruleId: string) =>
-  sql().prepare('UPDATE shipments SET shipping_rule_id = ? WHERE id = ?').run(ruleId, shipmentId);
+const ruleOnShipment = (shipmentId: string, ruleId: string) => sql().prepare('UPDATE shipments SET shipping_rule_id = ? WHERE id = ?').run(ruleId, shipmentId);
 
 describe('create-return', () => {
   it('creates and sends the return: parties swapped, inbound, RET- reference, the carrier return product', async () => {
@@ -120,9 +123,9 @@ describe('create-return', () => {
     const after = await get(original.id);
     expect(after.status).toBe('dispatched');
     expect(after.activities.at(-1)).toMatchObject({ action: 'return_created', description: expect.stringContaining('RET-WEB-1001') });
-    const events = sql()
-      .prepare("SELECT type FROM outbox_events WHERE json_extract(payload, '$.data.id') = ? ORDER BY created_at, id")
-      .all(ret.id) as { type: string }[];
+    const events = sql().prepare("SELECT type FROM outbox_events WHERE json_extract(payload, '$.data.id') = ? ORDER BY created_at, id").all(ret.id) as {
+      type: string;
+    }[];
     expect(events.map((event) => event.type)).toEqual(['shipment.created', 'shipment.dispatched']);
   });
 
@@ -217,7 +220,9 @@ describe('create-return', () => {
     expect(returnsOf(imported.id).map((item) => item.id)).toEqual([res.body.id]);
 
     // Given its sender, it is sent by hand like any shipment in error.
-    const completed = await t.request('PATCH', `${shipmentsPath()}/${res.body.id}`, { body: { parties: [...res.body.parties, { ...receiverParty(), type: 'sender' }] } });
+    const completed = await t.request('PATCH', `${shipmentsPath()}/${res.body.id}`, {
+      body: { parties: [...res.body.parties, { ...receiverParty(), type: 'sender' }] },
+    });
     expect(completed.status, JSON.stringify(completed.body)).toBe(200);
     expect((await t.request('POST', `${shipmentsPath()}/${res.body.id}/send`)).body.status).toBe('dispatched');
   });
@@ -286,7 +291,14 @@ describe('automatic return on dispatch', () => {
     const folder = mkdtempSync(join(tmpdir(), 'shipdesk-return-print-'));
     try {
       const printer = await createPrinter(t, { name: 'Desk', driver: 'file', target: folder, format: 'pdf' });
-      const rule = await createRule({ name: 'Return in the box', carrierId, productId: 'local_parcel', autoCreateReturnShipment: true, autoPrintLabels: true, labelPrinterId: printer.id });
+      const rule = await createRule({
+        name: 'Return in the box',
+        carrierId,
+        productId: 'local_parcel',
+        autoCreateReturnShipment: true,
+        autoPrintLabels: true,
+        labelPrinterId: printer.id,
+      });
       const shipment = await create(shipmentBody(carrierId, { reference: 'BOX-1' }));
       ruleOnShipment(shipment.id, rule.id);
       expect((await t.request('POST', `${shipmentsPath()}/${shipment.id}/send`)).status).toBe(200);
@@ -303,7 +315,9 @@ describe('automatic return on dispatch', () => {
   it('keeps the send when the automatic return cannot be made, and says why on the shipment', async () => {
     const address = (await t.request('POST', `/orgs/${org()}/sender-addresses`, { body: senderAddressBody() })).body;
     const courier = (
-      await t.request('POST', `/orgs/${org()}/carriers`, { body: { name: 'No returns either', carrierSlug: 'test-outbound-only', senderAddressId: address.id } })
+      await t.request('POST', `/orgs/${org()}/carriers`, {
+        body: { name: 'No returns either', carrierSlug: 'test-outbound-only', senderAddressId: address.id },
+      })
     ).body;
     const rule = await createRule({ name: 'Return wanted', carrierId: courier.id, productId: 'local_parcel', autoCreateReturnShipment: true });
     const shipment = await create(shipmentBody(courier.id));

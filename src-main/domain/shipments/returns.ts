@@ -71,7 +71,16 @@ function returnReference(original: ShipmentRow): string {
 /** The original's sender becomes the receiver and the other way round; other parties are dropped. */
 function swappedParties(parties: readonly PartyRow[]): PartyInput[] {
   const as = (party: PartyRow | undefined, type: 'sender' | 'receiver'): PartyInput[] => (party ? [{ ...partyInputOf(party), type }] : []);
-  return [...as(parties.find((party) => party.type === 'receiver'), 'sender'), ...as(parties.find((party) => party.type === 'sender'), 'receiver')];
+  return [
+    ...as(
+      parties.find((party) => party.type === 'receiver'),
+      'sender',
+    ),
+    ...as(
+      parties.find((party) => party.type === 'sender'),
+      'receiver',
+    ),
+  ];
 }
 
 /**

@@ -82,7 +82,9 @@ async function pageSizeOf(base64: string) {
 }
 
 function eventsFor(shipmentId: string) {
-  return (sql().prepare('SELECT type, payload FROM outbox_events WHERE org_id = ? ORDER BY created_at, id').all(t.org.orgId) as { type: string; payload: string }[])
+  return (
+    sql().prepare('SELECT type, payload FROM outbox_events WHERE org_id = ? ORDER BY created_at, id').all(t.org.orgId) as { type: string; payload: string }[]
+  )
     .map((row) => ({ type: row.type, payload: JSON.parse(row.payload) }))
     .filter((event) => event.payload.data?.id === shipmentId || event.payload.data?.shipmentId === shipmentId);
 }
@@ -259,7 +261,11 @@ describe('send', () => {
     const shipment = await create(shipmentBody(courier.body.id));
     const sent = (await send(shipment.id)).body;
     expect(sent.status).toBe('dispatched');
-    expect(sent.logs[0]).toMatchObject({ statusCode: 201, request: { apiKey: '••••', headers: { authorization: 'Bearer ••••' } }, response: { echo: 'key •••• accepted' } });
+    expect(sent.logs[0]).toMatchObject({
+      statusCode: 201,
+      request: { apiKey: '••••', headers: { authorization: 'Bearer ••••' } },
+      response: { echo: 'key •••• accepted' },
+    });
     const stored = sql().prepare('SELECT request, response FROM shipment_logs WHERE shipment_id = ?').all(shipment.id);
     expect(JSON.stringify(stored)).not.toContain(apiKey);
   });
@@ -359,7 +365,11 @@ describe('batch send', () => {
     const shipment = await create(shipmentBody(carrierId));
     vi.mocked(renderLabel).mockRejectedValueOnce(new LabelRenderError('LABEL_TRACKING_NUMBER_INVALID', 'not printable'));
     const res = await t.request('POST', `${shipmentsPath()}/batch-send`, { body: { shipmentIds: [shipment.id] } });
-    expect(res.body.results[0]).toMatchObject({ status: 'failed', code: 'CARRIER_ERROR', message: expect.stringContaining('LABEL_TRACKING_NUMBER_INVALID: not printable') });
+    expect(res.body.results[0]).toMatchObject({
+      status: 'failed',
+      code: 'CARRIER_ERROR',
+      message: expect.stringContaining('LABEL_TRACKING_NUMBER_INVALID: not printable'),
+    });
     expect(res.body.summary).toEqual({ total: 1, sent: 0, failed: 1 });
     expect((await t.request('POST', `${shipmentsPath()}/batch-send`, { body: { shipmentIds: [] } })).status).toBe(400);
   });

@@ -106,7 +106,6 @@ const pickupJson = sql`iif(${shipments.pickupDate} <> '', json_object('date', ${
   'to', ${text(shipments.pickupTo)}, 'instruction', ${text(shipments.pickupInstruction)}), NULL)`;
 const trackingJson = sql`iif(${shipments.trackingNumber} <> '', json_object('number', ${shipments.trackingNumber}, 'url', ${text(shipments.trackingUrl)}), NULL)`;
 
-
 const shipmentJson = sql<string>`json_remove(json_object(
   'id', ${shipments.id}, 'reference', ${shipments.reference}, 'senderAddressId', ${shipments.senderAddressId},
   'parties', json(${partiesJson}), 'type', ${shipments.type},

@@ -81,7 +81,9 @@ const bytesOf = (document: Document) => Buffer.from(document.content, 'base64');
 const paper = (documents: Document[], type: string) => documents.find((document) => document.documentType === type) as Document;
 
 function eventsFor(shipmentId: string) {
-  return (sql().prepare('SELECT type, payload FROM outbox_events WHERE org_id = ? ORDER BY created_at, id').all(t.org.orgId) as { type: string; payload: string }[])
+  return (
+    sql().prepare('SELECT type, payload FROM outbox_events WHERE org_id = ? ORDER BY created_at, id').all(t.org.orgId) as { type: string; payload: string }[]
+  )
     .map((row) => ({ type: row.type, payload: JSON.parse(row.payload) }))
     .filter((event) => event.payload.data?.id === shipmentId);
 }
@@ -102,8 +104,18 @@ describe('papers on send', () => {
   it('a rule asking for all three: one label per parcel, then a packing list, a proforma and a commercial invoice, A4 PDFs', async () => {
     const all = await rule({ name: 'Export papers', ...allPapers });
     const parcels = [
-      { weight: 2.5, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [{ sku: 'MUG-01', quantity: 2, description: 'Mug', unitPrice: 50, currency: 'DKK', tarrifNumber: '6912.00', countryOfOrigin: 'DK' }] },
-      { weight: 1500, weightUnit: 'g', dimensions: { length: 10, width: 10, height: 10 }, orderLines: [{ sku: 'TEA-02', quantity: 3, description: 'Tea', unitPrice: 30, currency: 'DKK', tarrifNumber: '0902.10', countryOfOrigin: 'CN' }] },
+      {
+        weight: 2.5,
+        weightUnit: 'kg',
+        dimensions: { length: 30, width: 20, height: 10 },
+        orderLines: [{ sku: 'MUG-01', quantity: 2, description: 'Mug', unitPrice: 50, currency: 'DKK', tarrifNumber: '6912.00', countryOfOrigin: 'DK' }],
+      },
+      {
+        weight: 1500,
+        weightUnit: 'g',
+        dimensions: { length: 10, width: 10, height: 10 },
+        orderLines: [{ sku: 'TEA-02', quantity: 3, description: 'Tea', unitPrice: 30, currency: 'DKK', tarrifNumber: '0902.10', countryOfOrigin: 'CN' }],
+      },
     ];
     const sent = await sendWithRule(all.id, { reference: 'EXPORT-1', parcels, termOfTrade: 'DDP' });
     expect(sent.status).toBe('dispatched');
@@ -125,7 +137,16 @@ describe('papers on send', () => {
 
     if (hasPoppler) {
       const packing = pdfText(bytesOf(paper(sent.documents, 'packing_list')));
-      for (const expected of ['Packing list', 'EXPORT-1', sent.tracking.number, 'Jens Hansen', 'Parcel 1/2: 2.5 kg', 'Parcel 2/2: 1.5 kg', 'MUG-01', 'TEA-02']) {
+      for (const expected of [
+        'Packing list',
+        'EXPORT-1',
+        sent.tracking.number,
+        'Jens Hansen',
+        'Parcel 1/2: 2.5 kg',
+        'Parcel 2/2: 1.5 kg',
+        'MUG-01',
+        'TEA-02',
+      ]) {
         expect(packing).toContain(expected);
       }
       const proforma = pdfText(bytesOf(paper(sent.documents, 'proforma_invoice')));
@@ -228,7 +249,8 @@ describe('papers on send', () => {
     expect(sent.errors).toEqual([
       expect.objectContaining({
         code: 'DOCUMENT_FAILED',
-        message: 'Rule Fragile papers asks for a proforma invoice, but it could not be made: font table broken. The shipment was booked and dispatched without it.',
+        message:
+          'Rule Fragile papers asks for a proforma invoice, but it could not be made: font table broken. The shipment was booked and dispatched without it.',
       }),
     ]);
     const events = eventsFor(sent.id).map((event) => event.type);
@@ -246,8 +268,14 @@ describe('papers on send', () => {
       expect(sent.tracking.number).toMatch(/^LOC\d+$/);
       expect(types(sent.documents)).toEqual(['label']);
       expect(sent.errors.map((error: { code: string; message: string }) => [error.code, error.message])).toEqual([
-        ['DOCUMENT_FAILED', 'Rule Unsavable papers asks for a packing list; it was made but could not be saved: disk quota exceeded. The shipment was booked and dispatched without it.'],
-        ['DOCUMENT_FAILED', 'Rule Unsavable papers asks for a commercial invoice; it was made but could not be saved: disk quota exceeded. The shipment was booked and dispatched without it.'],
+        [
+          'DOCUMENT_FAILED',
+          'Rule Unsavable papers asks for a packing list; it was made but could not be saved: disk quota exceeded. The shipment was booked and dispatched without it.',
+        ],
+        [
+          'DOCUMENT_FAILED',
+          'Rule Unsavable papers asks for a commercial invoice; it was made but could not be saved: disk quota exceeded. The shipment was booked and dispatched without it.',
+        ],
       ]);
     } finally {
       sql().exec('DROP TRIGGER refuse_packing_lists');
@@ -274,7 +302,12 @@ describe('papers in batch send and returns', () => {
 
   it('a return sent at once follows its own rule, not the outbound one', async () => {
     const returnRule = await rule({ name: 'Returns with a commercial invoice', productId: 'local_return', generateCommercialInvoice: true });
-    const outboundRule = await rule({ name: 'Packing list, auto return', generatePackingList: true, returnShippingRuleId: returnRule.id, autoCreateReturnShipment: true });
+    const outboundRule = await rule({
+      name: 'Packing list, auto return',
+      generatePackingList: true,
+      returnShippingRuleId: returnRule.id,
+      autoCreateReturnShipment: true,
+    });
     const sent = await sendWithRule(outboundRule.id, { reference: 'OUT-7' });
     expect(types(sent.documents)).toEqual(['label', 'packing_list']);
     const [returned] = sql().prepare('SELECT id FROM shipments WHERE return_for_shipment_id = ?').all(sent.id) as { id: string }[];
@@ -310,7 +343,15 @@ describe('auto-print of the papers', () => {
     expect(sent.errors).toEqual([]);
     const papers = (sent.documents as Document[]).filter((document) => document.documentType !== 'label');
     expect(printed).toEqual(
-      papers.map((document) => ({ format: 'pdf', size: 'A4', copies: 1, target, jobName: `PRINT-1-${document.id}`, printJobId: expect.stringMatching(/^pjb_/), attempt: 1 })),
+      papers.map((document) => ({
+        format: 'pdf',
+        size: 'A4',
+        copies: 1,
+        target,
+        jobName: `PRINT-1-${document.id}`,
+        printJobId: expect.stringMatching(/^pjb_/),
+        attempt: 1,
+      })),
     );
     expect(readdirSync(target).sort()).toEqual(printed.map((request) => `${request.jobName}-${request.printJobId}-1.pdf`).sort());
     // What the CUPS driver would pass the spooler for these jobs: A4 media, never scaled.

@@ -91,9 +91,7 @@ export function planShippingDocuments(db: ReadDb, record: ShipmentRecord, carrie
   if (rule.commercial) types.push('commercial_invoice');
   if (types.length === 0) return null;
 
-  const orderNumber = row.orderId
-    ? (db.select({ number: orders.orderNumber }).from(orders).where(eq(orders.id, row.orderId)).get()?.number ?? null)
-    : null;
+  const orderNumber = row.orderId ? (db.select({ number: orders.orderNumber }).from(orders).where(eq(orders.id, row.orderId)).get()?.number ?? null) : null;
   return {
     ruleName: rule.name,
     types,

@@ -73,8 +73,7 @@ function shipmentRow(shipmentId: string): Record<string, unknown> {
 
 function usageOf(orgId: string): number {
   const row = sql().prepare('SELECT created FROM shipment_usage WHERE org_id = ? AND period = ?').get(orgId, billingPeriod(new Date()).key) as
-    | { created: number }
-    | undefined;
+    { created: number } | undefined;
   return row?.created ?? 0;
 }
 
@@ -94,7 +93,9 @@ function eventsFor(shipmentId: string, type: string): { data: any }[] {
 
 /** Every row of every table (API tokens aside: their lastUsedAt moves with each request). */
 function snapshot(): Record<string, unknown[]> {
-  const tables = sql().prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'api_tokens' ORDER BY name").all() as {
+  const tables = sql()
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'api_tokens' ORDER BY name")
+    .all() as {
     name: string;
   }[];
   return Object.fromEntries(tables.map(({ name }) => [name, sql().prepare(`SELECT * FROM "${name}"`).all()]));
@@ -259,7 +260,15 @@ describe('split', () => {
     const original = await createShipment({
       parcels: [
         { weight: 3, weightUnit: 'kg', dimensions: { length: 10, width: 10, height: 10 }, orderLines: [{ sku: 'KEEP', quantity: 1 }] },
-        { weight: 4, weightUnit: 'kg', dimensions: { length: 50, width: 40, height: 30 }, orderLines: [{ sku: 'GO-1', quantity: 2 }, { sku: 'GO-2', quantity: 1 }] },
+        {
+          weight: 4,
+          weightUnit: 'kg',
+          dimensions: { length: 50, width: 40, height: 30 },
+          orderLines: [
+            { sku: 'GO-1', quantity: 2 },
+            { sku: 'GO-2', quantity: 1 },
+          ],
+        },
       ],
     });
     const [keep, go] = original.parcels;
@@ -276,7 +285,15 @@ describe('split', () => {
   it('refuses lines that are not of the parcel, named twice, or that would empty the shipment (422), changing nothing', async () => {
     const original = await createShipment({
       parcels: [
-        { weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: [{ sku: 'P1-A', quantity: 1 }, { sku: 'P1-B', quantity: 1 }] },
+        {
+          weight: 1,
+          weightUnit: 'kg',
+          dimensions: { length: 1, width: 1, height: 1 },
+          orderLines: [
+            { sku: 'P1-A', quantity: 1 },
+            { sku: 'P1-B', quantity: 1 },
+          ],
+        },
         { weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: [{ sku: 'P2-A', quantity: 1 }] },
         { weight: 1, weightUnit: 'kg', dimensions: { length: 1, width: 1, height: 1 }, orderLines: [] },
       ],
@@ -317,10 +334,15 @@ describe('split', () => {
     expect([unknownShipment.status, unknownShipment.body.code]).toEqual([404, 'SHIPMENT_NOT_FOUND']);
     const foreignParcel = await t.request('POST', splitPath(a.id, b.parcels[0].id), { body: { orderLineIds: [b.parcels[0].orderLines[0].id] } });
     expect([foreignParcel.status, foreignParcel.body.code]).toEqual([404, 'PARCEL_NOT_FOUND']);
-    const batch = await t.request('POST', batchPath(a.id, 'prc_unknown'), { body: { shipments: [{ orderLines: [{ id: a.parcels[0].orderLines[0].id, quantity: 1 }] }] } });
+    const batch = await t.request('POST', batchPath(a.id, 'prc_unknown'), {
+      body: { shipments: [{ orderLines: [{ id: a.parcels[0].orderLines[0].id, quantity: 1 }] }] },
+    });
     expect([batch.status, batch.body.code]).toEqual([404, 'PARCEL_NOT_FOUND']);
     const other = await t.createOrg();
-    const cross = await t.request('POST', splitPath(a.id, a.parcels[0].id, other), { token: other.token, body: { orderLineIds: [a.parcels[0].orderLines[0].id] } });
+    const cross = await t.request('POST', splitPath(a.id, a.parcels[0].id, other), {
+      token: other.token,
+      body: { orderLineIds: [a.parcels[0].orderLines[0].id] },
+    });
     expect([cross.status, cross.body.code]).toEqual([404, 'SHIPMENT_NOT_FOUND']);
     expect(linesOfShipment(a.id)).toHaveLength(2);
   });
@@ -352,20 +374,31 @@ describe('split', () => {
       body: { orderLineIds: [parcel.orderLines[0].id], productId: 'local_pallet', services: ['tail_lift'], additionalParameters: { ramp: true } },
     });
     expect(pallet.status).toBe(201);
-    expect(pallet.body.newShipment.carrierSettings).toEqual({ carrierId, productId: 'local_pallet', services: ['tail_lift'], additionalParameters: { ramp: true } });
+    expect(pallet.body.newShipment.carrierSettings).toEqual({
+      carrierId,
+      productId: 'local_pallet',
+      services: ['tail_lift'],
+      additionalParameters: { ramp: true },
+    });
     expect(pallet.body.originalShipment.carrierSettings).toEqual(original.carrierSettings);
 
     // A product the carrier does not offer is taken, as on create, and refused at send (decisions §8).
     const hovercraft = await createShipment();
-    const taken = await t.request('POST', splitPath(hovercraft.id, hovercraft.parcels[0].id), { body: { orderLineIds: [hovercraft.parcels[0].orderLines[0].id], productId: 'hovercraft' } });
+    const taken = await t.request('POST', splitPath(hovercraft.id, hovercraft.parcels[0].id), {
+      body: { orderLineIds: [hovercraft.parcels[0].orderLines[0].id], productId: 'hovercraft' },
+    });
     expect(taken.status).toBe(201);
     expect(taken.body.newShipment.carrierSettings.productId).toBe('hovercraft');
 
     const other = await createShipment();
     const before = snapshot();
-    const badCarrier = await t.request('POST', splitPath(other.id, other.parcels[0].id), { body: { orderLineIds: [other.parcels[0].orderLines[0].id], carrierId: 'car_unknown' } });
+    const badCarrier = await t.request('POST', splitPath(other.id, other.parcels[0].id), {
+      body: { orderLineIds: [other.parcels[0].orderLines[0].id], carrierId: 'car_unknown' },
+    });
     expect([badCarrier.status, badCarrier.body.code]).toEqual([404, 'CARRIER_NOT_FOUND']);
-    const unknownField = await t.request('POST', splitPath(other.id, other.parcels[0].id), { body: { orderLineIds: [other.parcels[0].orderLines[0].id], colour: 'red' } });
+    const unknownField = await t.request('POST', splitPath(other.id, other.parcels[0].id), {
+      body: { orderLineIds: [other.parcels[0].orderLines[0].id], colour: 'red' },
+    });
     expect(unknownField.status).toBe(400);
     expect(snapshot()).toEqual(before);
   });
@@ -383,7 +416,9 @@ describe('split', () => {
       return patched.body;
     };
     const split = async (shipment: any, override: Record<string, unknown>) => {
-      const res = await t.request('POST', splitPath(shipment.id, shipment.parcels[0].id), { body: { orderLineIds: [shipment.parcels[0].orderLines[0].id], ...override } });
+      const res = await t.request('POST', splitPath(shipment.id, shipment.parcels[0].id), {
+        body: { orderLineIds: [shipment.parcels[0].orderLines[0].id], ...override },
+      });
       expect(res.status).toBe(201);
       return res.body.newShipment;
     };
@@ -391,7 +426,11 @@ describe('split', () => {
     expect((await split(await withRule(), {})).shippingRuleId).toBe(rule.body.id);
     // Another service of the same carrier: the customs papers must still come with it.
     const insured = await split(await withRule(), { services: ['insurance'] });
-    expect(insured).toMatchObject({ shippingRuleId: rule.body.id, shippingRule: { id: rule.body.id }, carrierSettings: { carrierId, services: ['insurance'] } });
+    expect(insured).toMatchObject({
+      shippingRuleId: rule.body.id,
+      shippingRule: { id: rule.body.id },
+      carrierSettings: { carrierId, services: ['insurance'] },
+    });
     const moved = await split(await withRule(), { carrierId: otherCarrierId });
     expect(moved.shippingRuleId).toBeNull();
     expect(moved.shippingRule).toBeUndefined();
@@ -435,7 +474,17 @@ describe('split', () => {
     ]);
     // A packer weighs the box with its packaging (3 kg, not the goods' 2.8 kg) and types the lines in.
     const byHand = await shipmentFromOrder(orderId, {
-      parcels: [{ weight: 3, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 20 }, orderLines: [{ sku: 'MUG', quantity: 4 }, { sku: 'POT', quantity: 1 }] }],
+      parcels: [
+        {
+          weight: 3,
+          weightUnit: 'kg',
+          dimensions: { length: 30, width: 20, height: 20 },
+          orderLines: [
+            { sku: 'MUG', quantity: 4 },
+            { sku: 'POT', quantity: 1 },
+          ],
+        },
+      ],
     });
     const parcel = byHand.parcels[0];
     const pot = parcel.orderLines.find((line: { sku: string }) => line.sku === 'POT');
@@ -482,8 +531,19 @@ describe('batch split', () => {
     const res = await t.request('POST', batchPath(original.id, parcel.id), {
       body: {
         shipments: [
-          { orderLines: [{ id: box.id, quantity: 3 }, { id: cup.id, quantity: 1 }] },
-          { orderLines: [{ id: box.id, quantity: 3 }, { id: lid.id, quantity: 2 }], reference: 'BATCH-A-MANUAL' },
+          {
+            orderLines: [
+              { id: box.id, quantity: 3 },
+              { id: cup.id, quantity: 1 },
+            ],
+          },
+          {
+            orderLines: [
+              { id: box.id, quantity: 3 },
+              { id: lid.id, quantity: 2 },
+            ],
+            reference: 'BATCH-A-MANUAL',
+          },
           { orderLines: [{ id: box.id, quantity: 4 }] },
         ],
       },
@@ -495,11 +555,17 @@ describe('batch split', () => {
 
     const [one, two, three] = newShipments;
     // BOX 10 → 3 + 3 + 4: the last part is all that is left, so the row itself moves there.
-    expect(one.parcels[0].orderLines.map((l: any) => [l.sku, l.quantity])).toEqual([['BOX', 3], ['CUP', 1]]);
+    expect(one.parcels[0].orderLines.map((l: any) => [l.sku, l.quantity])).toEqual([
+      ['BOX', 3],
+      ['CUP', 1],
+    ]);
     expect(one.parcels[0].orderLines[0].id).not.toBe(box.id);
     expect(one.parcels[0].orderLines[0]).toEqual({ ...box, id: one.parcels[0].orderLines[0].id, quantity: 3 });
     expect(one.parcels[0].orderLines[1].id).not.toBe(cup.id);
-    expect(two.parcels[0].orderLines.map((l: any) => [l.sku, l.quantity])).toEqual([['BOX', 3], ['LID', 2]]);
+    expect(two.parcels[0].orderLines.map((l: any) => [l.sku, l.quantity])).toEqual([
+      ['BOX', 3],
+      ['LID', 2],
+    ]);
     expect(two.parcels[0].orderLines[1].id).toBe(lid.id);
     expect(three.parcels[0].orderLines).toEqual([{ ...box, quantity: 4 }]);
 
@@ -537,8 +603,18 @@ describe('batch split', () => {
     const res = await t.request('POST', batchPath(original.id, parcel.id), {
       body: {
         shipments: [
-          { orderLines: [{ id: a.id, quantity: 2 }, { id: b.id, quantity: 1 }] },
-          { orderLines: [{ id: a.id, quantity: 3 }, { id: b.id, quantity: 1 }] },
+          {
+            orderLines: [
+              { id: a.id, quantity: 2 },
+              { id: b.id, quantity: 1 },
+            ],
+          },
+          {
+            orderLines: [
+              { id: a.id, quantity: 3 },
+              { id: b.id, quantity: 1 },
+            ],
+          },
         ],
       },
     });
@@ -561,7 +637,17 @@ describe('batch split', () => {
       [[{ orderLines: [{ id: x.id, quantity: 2 }] }, { orderLines: [{ id: x.id, quantity: 2 }] }], x.id],
       [[{ orderLines: [{ id: y.id, quantity: 3 }] }], y.id],
       [[{ orderLines: [{ id: 'pol_nope', quantity: 1 }] }], 'pol_nope'],
-      [[{ orderLines: [{ id: x.id, quantity: 1 }, { id: x.id, quantity: 1 }] }], x.id],
+      [
+        [
+          {
+            orderLines: [
+              { id: x.id, quantity: 1 },
+              { id: x.id, quantity: 1 },
+            ],
+          },
+        ],
+        x.id,
+      ],
       [[{ orderLines: [{ id: x.id, quantity: 3 }] }, { orderLines: [{ id: y.id, quantity: 2 }] }], 'without any order line'],
     ];
     for (const [shipments, named] of cases) {
@@ -586,7 +672,12 @@ describe('batch split', () => {
         shipments: [
           { orderLines: [{ id: p.id, quantity: 1 }] },
           { orderLines: [{ id: q.id, quantity: 2 }] },
-          { orderLines: [{ id: p.id, quantity: 1 }, { id: 'pol_missing', quantity: 1 }] },
+          {
+            orderLines: [
+              { id: p.id, quantity: 1 },
+              { id: 'pol_missing', quantity: 1 },
+            ],
+          },
         ],
       },
     });
@@ -604,11 +695,7 @@ describe('batch split', () => {
     expect(usageOf(org.orgId)).toBe(1);
     sql().prepare('UPDATE shipment_usage SET created = 498 WHERE org_id = ? AND period = ?').run(org.orgId, period);
     const body = {
-      shipments: [
-        { orderLines: [{ id: r.id, quantity: 1 }] },
-        { orderLines: [{ id: s.id, quantity: 1 }] },
-        { orderLines: [{ id: r.id, quantity: 1 }] },
-      ],
+      shipments: [{ orderLines: [{ id: r.id, quantity: 1 }] }, { orderLines: [{ id: s.id, quantity: 1 }] }, { orderLines: [{ id: r.id, quantity: 1 }] }],
     };
     const before = snapshot();
     const refused = await t.request('POST', batchPath(original.id, original.parcels[0].id, org), { token: org.token, body });
@@ -628,7 +715,11 @@ describe('batch split', () => {
     const original = await createShipment(bodyWithLines({ T: 4 }, 4));
     const line = original.parcels[0].orderLines[0];
     const res = await t.request('POST', batchPath(original.id, original.parcels[0].id), {
-      body: { productId: 'local_pallet', services: ['pallet_exchange'], shipments: [{ orderLines: [{ id: line.id, quantity: 1 }] }, { orderLines: [{ id: line.id, quantity: 2 }] }] },
+      body: {
+        productId: 'local_pallet',
+        services: ['pallet_exchange'],
+        shipments: [{ orderLines: [{ id: line.id, quantity: 1 }] }, { orderLines: [{ id: line.id, quantity: 2 }] }],
+      },
     });
     expect(res.status).toBe(201);
     for (const shipment of res.body.newShipments) {
@@ -645,7 +736,12 @@ describe('batch split', () => {
       t.request('POST', batchPath(original.id, parcel.id), {
         body: {
           shipments: [
-            { orderLines: [{ id: apple.id, quantity: 2 }, { id: pear.id, quantity: 1 }] },
+            {
+              orderLines: [
+                { id: apple.id, quantity: 2 },
+                { id: pear.id, quantity: 1 },
+              ],
+            },
             ...(index % 2 ? [{ orderLines: [{ id: apple.id, quantity: 1 }] }] : []),
           ],
         },
@@ -664,7 +760,10 @@ describe('batch split', () => {
     expect(unitsBySku(allIds)).toEqual({ APPLE: 10, PEAR: 5 });
     // Each new shipment got exactly what its request asked for.
     for (const res of won) {
-      expect(res.body.newShipments[0].parcels[0].orderLines.map((l: any) => [l.sku, l.quantity])).toEqual([['APPLE', 2], ['PEAR', 1]]);
+      expect(res.body.newShipments[0].parcels[0].orderLines.map((l: any) => [l.sku, l.quantity])).toEqual([
+        ['APPLE', 2],
+        ['PEAR', 1],
+      ]);
     }
     // Every line row belongs to exactly one parcel, and every reference is different.
     const references = allIds.map((id) => shipmentRow(id).reference);

@@ -121,7 +121,15 @@ function splitInto(
     type: source.type as Shipment['type'],
     carrier,
     parties,
-    parcels: [{ id: parcelId, weight: plan.weight, weightUnit: parcel.weightUnit, dimensions: { length: parcel.length, width: parcel.width, height: parcel.height }, orderLines: [] }],
+    parcels: [
+      {
+        id: parcelId,
+        weight: plan.weight,
+        weightUnit: parcel.weightUnit,
+        dimensions: { length: parcel.length, width: parcel.width, height: parcel.height },
+        orderLines: [],
+      },
+    ],
     termOfTrade: source.termOfTrade,
     status: source.status as Shipment['status'],
     servicePointId: source.servicePointId,
@@ -328,4 +336,3 @@ function moveLines(tx: WriteTx, planned: readonly PlannedShipment[], parcelIds: 
   });
   insertRows(tx, parcelOrderLines, copies);
 }
-

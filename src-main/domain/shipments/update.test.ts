@@ -84,7 +84,12 @@ describe('PATCH fields', () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ reference: 'NEW-REF', termOfTrade: 'DDP', servicePointId: 'SP-1', pickupDetails: { date: '2026-12-01', instruction: 'Gate 2' } });
+    expect(res.body).toMatchObject({
+      reference: 'NEW-REF',
+      termOfTrade: 'DDP',
+      servicePointId: 'SP-1',
+      pickupDetails: { date: '2026-12-01', instruction: 'Gate 2' },
+    });
     expect(res.body.parcels).toHaveLength(1);
     expect(res.body.parcels[0].orderLines[0]).toMatchObject({ sku: 'X', quantity: 1 });
     expect(res.body.activities.map((a: { action: string }) => a.action)).toContain('updated');
@@ -104,7 +109,11 @@ describe('PATCH fields', () => {
   it('re-applies a shipping rule: carrier, product, services and sender', async () => {
     const shipment = await create();
     const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
-      body: shippingRuleBody(carrierId, senderAddressId, { productId: 'local_pallet', services: ['tail_lift'], additionalParameters: [{ name: 'dock', val: '3' }] }),
+      body: shippingRuleBody(carrierId, senderAddressId, {
+        productId: 'local_pallet',
+        services: ['tail_lift'],
+        additionalParameters: [{ name: 'dock', val: '3' }],
+      }),
     });
     expect(rule.status).toBe(201);
     const res = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { shippingRuleId: rule.body.id } });
@@ -127,7 +136,9 @@ describe('PATCH fields', () => {
     expect(sender).toMatchObject({ address1: 'Havnegade 9', postalCode: '5000', city: 'Odense', attention: 'Gate 4' });
     expect(moved.body.parties.find((party: { type: string }) => party.type === 'receiver')).toEqual(receiver);
 
-    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, { body: shippingRuleBody(carrierId, senderAddressId, { name: 'Back to Aarhus' }) });
+    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
+      body: shippingRuleBody(carrierId, senderAddressId, { name: 'Back to Aarhus' }),
+    });
     const byRule = await t.request('PATCH', `${base()}/${shipment.id}`, { body: { shippingRuleId: rule.body.id } });
     expect(byRule.body.senderAddressId).toBe(senderAddressId);
     expect(byRule.body.parties.find((party: { type: string }) => party.type === 'sender').city).not.toBe('Odense');
@@ -240,7 +251,13 @@ describe('PATCH takes back what a read shows', () => {
     expect(read.parties.find((p: { type: string }) => p.type === 'receiver')).not.toHaveProperty('email');
     expect(parcel.orderLines[1].countryOfOrigin).toBe('');
     const res = await t.request('PATCH', `${base()}/${shipment.id}`, {
-      body: { parties: read.parties, parcels: [{ ...parcel, weight: 3.1 }, { ...parcel, id: undefined, orderLines: [{ ...parcel.orderLines[0], id: undefined, sku: 'BOX-1' }] }] },
+      body: {
+        parties: read.parties,
+        parcels: [
+          { ...parcel, weight: 3.1 },
+          { ...parcel, id: undefined, orderLines: [{ ...parcel.orderLines[0], id: undefined, sku: 'BOX-1' }] },
+        ],
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [kept, added] = res.body.parcels;
@@ -262,7 +279,11 @@ describe('PATCH takes back what a read shows', () => {
     const [parcel] = shipment.parcels;
     const cases: [unknown[], string, string][] = [
       [[{ ...other.parcels[0] }], 'body.parcels.0.id', `${other.parcels[0].id} is not a parcel of this shipment`],
-      [[{ ...parcel, orderLines: [{ ...parcel.orderLines[0], id: other.parcels[0].orderLines[0].id }] }], 'body.parcels.0.orderLines.0.id', 'is not an order line of this shipment'],
+      [
+        [{ ...parcel, orderLines: [{ ...parcel.orderLines[0], id: other.parcels[0].orderLines[0].id }] }],
+        'body.parcels.0.orderLines.0.id',
+        'is not an order line of this shipment',
+      ],
       [[parcel, parcel], 'body.parcels.1.id', `${parcel.id} is given twice`],
       [[{ ...parcel, id: 'prc_made_up' }], 'body.parcels.0.id', 'prc_made_up is not a parcel of this shipment; leave id out for a new one'],
     ];

@@ -174,7 +174,13 @@ async function voidBooking(app: AppContext, orgId: string, row: ShipmentRow): Pr
     return { calls, secrets };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const attempt: CarrierCallLog = { request: { operation: 'void', trackingNumber }, response: null, statusCode: null, error: message, durationMs: performance.now() - started };
+    const attempt: CarrierCallLog = {
+      request: { operation: 'void', trackingNumber },
+      response: null,
+      statusCode: null,
+      error: message,
+      durationMs: performance.now() - started,
+    };
     inWriteTransaction(app.db, (tx) => writeCarrierCalls(tx, app.now(), row.id, secrets, [attempt]));
     throw new ApiError('CARRIER_ERROR', `The carrier did not void booking ${trackingNumber}; the shipment is unchanged`, {
       errors: [{ code: 'VOID_FAILED', message: masked(secrets, message) as string }],

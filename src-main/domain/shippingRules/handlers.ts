@@ -1,11 +1,5 @@
 import { matchShippingRulesRequest } from './match';
-import {
-  createShippingRule,
-  deleteShippingRule,
-  getShippingRule,
-  listShippingRules,
-  updateShippingRule,
-} from './rules';
+import { createShippingRule, deleteShippingRule, getShippingRule, listShippingRules, updateShippingRule } from './rules';
 import { defineHandlers } from '../../app/kernel/handler';
 
 export const shippingRuleHandlers = defineHandlers({

@@ -139,8 +139,20 @@ describe('POST /shipping-rules/match', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       matches: [
-        { shippingRuleId: cheap.id, name: 'Cheap', shippingPrice: 39, currency: 'DKK', condition: { type: 'weight', min: 0, max: 10, shippingPrice: 39, currency: 'DKK' } },
-        { shippingRuleId: dear.id, name: 'Dear', shippingPrice: 79, currency: 'DKK', condition: { type: 'weight', min: 0, max: 10, shippingPrice: 79, currency: 'DKK' } },
+        {
+          shippingRuleId: cheap.id,
+          name: 'Cheap',
+          shippingPrice: 39,
+          currency: 'DKK',
+          condition: { type: 'weight', min: 0, max: 10, shippingPrice: 39, currency: 'DKK' },
+        },
+        {
+          shippingRuleId: dear.id,
+          name: 'Dear',
+          shippingPrice: 79,
+          currency: 'DKK',
+          condition: { type: 'weight', min: 0, max: 10, shippingPrice: 79, currency: 'DKK' },
+        },
       ],
     });
   });
@@ -214,15 +226,20 @@ describe('POST /shipping-rules/match', () => {
         { type: 'weight', min: 0, max: 5, shippingPrice: 19, currency: 'DKK' },
       ],
     });
-    const at = (orderTotal: number | undefined, weight = 1) =>
-      s.match({ countryCode: 'DK', weight, ...(orderTotal === undefined ? {} : { orderTotal }) });
+    const at = (orderTotal: number | undefined, weight = 1) => s.match({ countryCode: 'DK', weight, ...(orderTotal === undefined ? {} : { orderTotal }) });
     expect((await at(100)).body.matches.map((m: { shippingRuleId: string }) => m.shippingRuleId)).toEqual([mixed.id, range.id]);
     expect((await at(200)).body.matches).toHaveLength(2);
     expect((await at(99.99)).body.matches.map((m: { shippingRuleId: string }) => m.shippingRuleId)).toEqual([mixed.id]);
     expect((await at(200.01)).body.matches).toHaveLength(1);
     const heavy = await at(150, 30);
     expect(heavy.body.matches).toEqual([
-      { shippingRuleId: range.id, name: 'Range', shippingPrice: 25, currency: 'DKK', condition: { type: 'priceRange', min: 100, max: 200, shippingPrice: 25, currency: 'DKK' } },
+      {
+        shippingRuleId: range.id,
+        name: 'Range',
+        shippingPrice: 25,
+        currency: 'DKK',
+        condition: { type: 'priceRange', min: 100, max: 200, shippingPrice: 25, currency: 'DKK' },
+      },
       { shippingRuleId: mixed.id, name: 'Mixed', shippingPrice: 59, currency: 'DKK', condition: { type: 'flatRate', shippingPrice: 59, currency: 'DKK' } },
     ]);
     expect((await at(undefined, 2)).body.matches[0]).toMatchObject({ shippingRuleId: mixed.id, shippingPrice: 19, condition: { type: 'weight' } });

@@ -136,7 +136,10 @@ describe('shipping rule create', () => {
       const res = await t.request('POST', base(), { body: body(overrides) });
       expect(res.status, JSON.stringify(overrides)).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
-      expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(overrides)).toContain(path);
+      expect(
+        res.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(overrides),
+      ).toContain(path);
     }
   });
 
@@ -169,7 +172,9 @@ describe('shipping rule create', () => {
     const zebra = await createPrinter(t, { name: 'Zebra dock', driver: 'raw', target: '127.0.0.1:9100', format: 'zpl' });
     const refused = await t.request('POST', base(), { body: body({ documentPrinterId: zebra.id }) });
     expect(refused.status).toBe(400);
-    expect(refused.body.details).toEqual([{ path: 'body.documentPrinterId', message: 'Zebra dock prints ZPL; packing lists and invoices are PDF, so choose a PDF printer' }]);
+    expect(refused.body.details).toEqual([
+      { path: 'body.documentPrinterId', message: 'Zebra dock prints ZPL; packing lists and invoices are PDF, so choose a PDF printer' },
+    ]);
     expect((await t.request('POST', base(), { body: body({ labelPrinterId: zebra.id }) })).status).toBe(201);
   });
 
@@ -411,7 +416,11 @@ describe('shipping rule access', () => {
     const other = await t.createOrg();
     const theirs = await setupLocalCarrier(t, other);
     const theirRule = (await t.request('POST', base(other), { token: other.token, body: shippingRuleBody(theirs.carrierId, theirs.senderAddressId) })).body;
-    for (const [method, payload] of [['GET', undefined], ['PATCH', { name: 'Mine now' }], ['DELETE', undefined]] as const) {
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'Mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await t.request(method, `${base()}/${theirRule.id}`, payload ? { body: payload } : {});
       expect(res.status, method).toBe(404);
       expect(res.body.code).toBe('SHIPPING_RULE_NOT_FOUND');

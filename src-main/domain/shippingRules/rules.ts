@@ -5,13 +5,7 @@
 import { and, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { ApiError, validationError } from '../../../src-shared/errors';
 import type { Page, PageQuery } from '../../../src-shared/schemas/common';
-import type {
-  Condition,
-  ShippingRule,
-  ShippingRuleCreateInput,
-  ShippingRuleExpanded,
-  ShippingRuleUpdateInput,
-} from '../../../src-shared/schemas/shippingRule';
+import type { Condition, ShippingRule, ShippingRuleCreateInput, ShippingRuleExpanded, ShippingRuleUpdateInput } from '../../../src-shared/schemas/shippingRule';
 import { carriers, printers, senderAddresses, shippingRules } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
@@ -86,7 +80,11 @@ const live = (orgId: string) => and(eq(shippingRules.orgId, orgId), isNull(shipp
 /** The live row, or 404 SHIPPING_RULE_NOT_FOUND (also for another organization's rule). */
 /** The rule while it is not deleted, else undefined. */
 export function liveShippingRuleRow(db: ReadDb, orgId: string, ruleId: string): ShippingRuleRow | undefined {
-  return db.select().from(shippingRules).where(and(live(orgId), eq(shippingRules.id, ruleId))).get();
+  return db
+    .select()
+    .from(shippingRules)
+    .where(and(live(orgId), eq(shippingRules.id, ruleId)))
+    .get();
 }
 
 export function findShippingRuleRow(db: ReadDb, orgId: string, ruleId: string): ShippingRuleRow {
@@ -114,7 +112,10 @@ function assertDocumentPrinter(db: ReadDb, orgId: string, printerId: string | nu
   const printer = livePrinter(db, orgId, printerId);
   if (printer && printer.format !== 'pdf') {
     throw validationError('body', [
-      { path: ['documentPrinterId'], message: `${printer.name} prints ${printer.format.toUpperCase()}; packing lists and invoices are PDF, so choose a PDF printer` },
+      {
+        path: ['documentPrinterId'],
+        message: `${printer.name} prints ${printer.format.toUpperCase()}; packing lists and invoices are PDF, so choose a PDF printer`,
+      },
     ]);
   }
 }
@@ -191,9 +192,7 @@ function expand(app: AppContext, db: ReadDb, rows: ShippingRuleRow[]): ShippingR
     printerIds.length ? db.select({ id: printers.id, name: printers.name }).from(printers).where(inArray(printers.id, printerIds)).all() : [],
   );
   const returnRows = byId(
-    returnIds.length
-      ? db.select({ id: shippingRules.id, name: shippingRules.name }).from(shippingRules).where(inArray(shippingRules.id, returnIds)).all()
-      : [],
+    returnIds.length ? db.select({ id: shippingRules.id, name: shippingRules.name }).from(shippingRules).where(inArray(shippingRules.id, returnIds)).all() : [],
   );
   return rows.map((row) => {
     const carrier = carrierRows.get(row.carrierId);
@@ -216,14 +215,7 @@ export function listShippingRules(app: AppContext, orgId: string, query: PageQue
     expand(
       app,
       app.db,
-      app.db
-        .select()
-        .from(shippingRules)
-        .where(live(orgId))
-        .orderBy(desc(shippingRules.createdAt), desc(shippingRules.id))
-        .limit(limit)
-        .offset(offset)
-        .all(),
+      app.db.select().from(shippingRules).where(live(orgId)).orderBy(desc(shippingRules.createdAt), desc(shippingRules.id)).limit(limit).offset(offset).all(),
     ),
   );
 }

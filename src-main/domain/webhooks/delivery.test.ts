@@ -67,9 +67,7 @@ function verifySignature(header: string, secret: string, rawBody: string) {
 }
 
 const deliveryRows = (webhookId: string) =>
-  t.app.db.$client
-    .prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY attempt, created_at')
-    .all(webhookId) as Record<string, unknown>[];
+  t.app.db.$client.prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY attempt, created_at').all(webhookId) as Record<string, unknown>[];
 
 describe('webhook delivery', () => {
   it('POSTs a new shipment event, signed, to active subscribed webhooks only', async () => {
@@ -88,7 +86,10 @@ describe('webhook delivery', () => {
     const envelope = JSON.parse(request!.rawBody);
     expect(envelope).toMatchObject({ type: 'shipment.created', orgId: org.orgId, data: { id: shipment.id } });
     expect(envelope.id).toMatch(/^evt_/);
-    const outbox = t.app.db.$client.prepare('SELECT payload, dispatched_at FROM outbox_events WHERE id = ?').get(envelope.id) as { payload: string; dispatched_at: string | null };
+    const outbox = t.app.db.$client.prepare('SELECT payload, dispatched_at FROM outbox_events WHERE id = ?').get(envelope.id) as {
+      payload: string;
+      dispatched_at: string | null;
+    };
     expect(JSON.parse(outbox.payload)).toEqual(envelope);
     expect(outbox.dispatched_at).not.toBeNull();
 

@@ -93,7 +93,12 @@ export function dispatchOutbox(app: AppContext): number {
     insertRows(tx, webhookDeliveries, deliveries);
     tx.update(outboxEvents)
       .set({ dispatchedAt: now })
-      .where(inArray(outboxEvents.id, pending.map((event) => event.id)))
+      .where(
+        inArray(
+          outboxEvents.id,
+          pending.map((event) => event.id),
+        ),
+      )
       .run();
     return pending.length;
   });
@@ -155,10 +160,16 @@ async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<boole
     if (!webhook?.isActive || !event) {
       // Switched off (or the event is gone) since it was queued: stop here rather than send it days later.
       const error = row.durationMs === null ? { error: webhook?.isActive === false ? 'Not sent: the webhook is inactive' : 'Not sent: the event is gone' } : {};
-      tx.update(webhookDeliveries).set({ nextAttemptAt: null, ...error }).where(eq(webhookDeliveries.id, row.id)).run();
+      tx.update(webhookDeliveries)
+        .set({ nextAttemptAt: null, ...error })
+        .where(eq(webhookDeliveries.id, row.id))
+        .run();
       return null;
     }
-    tx.update(webhookDeliveries).set({ nextAttemptAt: later(app.now(), CLAIM_LEASE_MS) }).where(eq(webhookDeliveries.id, row.id)).run();
+    tx.update(webhookDeliveries)
+      .set({ nextAttemptAt: later(app.now(), CLAIM_LEASE_MS) })
+      .where(eq(webhookDeliveries.id, row.id))
+      .run();
     return { row, url: webhook.url, secret: webhookSigningSecret(app, webhook.id), envelope: event.payload as { id: string; type: string } };
   });
   if (!claimed) return true;
@@ -173,12 +184,24 @@ async function attemptDelivery(app: AppContext, due: DeliveryRow): Promise<boole
   const nextAttemptAt = !result.success && retryDelay !== undefined ? later(now, retryDelay) : null;
   inWriteTransaction(app.db, (tx) => {
     if (firstTry) {
-      tx.update(webhookDeliveries).set({ ...result, nextAttemptAt }).where(eq(webhookDeliveries.id, row.id)).run();
+      tx.update(webhookDeliveries)
+        .set({ ...result, nextAttemptAt })
+        .where(eq(webhookDeliveries.id, row.id))
+        .run();
       return;
     }
     tx.update(webhookDeliveries).set({ nextAttemptAt: null }).where(eq(webhookDeliveries.id, row.id)).run();
     tx.insert(webhookDeliveries)
-      .values({ id: newId('delivery'), webhookId: row.webhookId, eventId: row.eventId, eventType: row.eventType, attempt, ...result, nextAttemptAt, createdAt: now.toISOString() })
+      .values({
+        id: newId('delivery'),
+        webhookId: row.webhookId,
+        eventId: row.eventId,
+        eventType: row.eventType,
+        attempt,
+        ...result,
+        nextAttemptAt,
+        createdAt: now.toISOString(),
+      })
       .run();
   });
   return result.success;

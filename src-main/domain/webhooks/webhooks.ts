@@ -2,13 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import type { PageQuery } from '../../../src-shared/schemas/common';
-import {
-  WEBHOOK_SECRET_PREFIX,
-  type Webhook,
-  type WebhookInput,
-  type WebhookUpdate,
-  type WebhookWithSecret,
-} from '../../../src-shared/schemas/webhook';
+import { WEBHOOK_SECRET_PREFIX, type Webhook, type WebhookInput, type WebhookUpdate, type WebhookWithSecret } from '../../../src-shared/schemas/webhook';
 import { webhooks } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
@@ -44,7 +38,11 @@ const ofOrg = (orgId: string) => eq(webhooks.orgId, orgId);
 
 /** The row, or 404 ORG_WEBHOOK_NOT_FOUND (also for another organization's webhook). */
 export function findWebhookRow(db: ReadDb, orgId: string, webhookId: string): Row {
-  const row = db.select().from(webhooks).where(and(ofOrg(orgId), eq(webhooks.id, webhookId))).get();
+  const row = db
+    .select()
+    .from(webhooks)
+    .where(and(ofOrg(orgId), eq(webhooks.id, webhookId)))
+    .get();
   if (!row) throw new ApiError('ORG_WEBHOOK_NOT_FOUND', `Webhook ${webhookId} does not exist in this organization`);
   return row;
 }
@@ -71,15 +69,7 @@ export function createWebhook(app: AppContext, orgId: string, input: WebhookInpu
 export function listWebhooks(app: AppContext, orgId: string, query: PageQuery) {
   const total = app.db.select({ n: count() }).from(webhooks).where(ofOrg(orgId)).get()?.n ?? 0;
   return paginate(query, total, (limit, offset) =>
-    app.db
-      .select()
-      .from(webhooks)
-      .where(ofOrg(orgId))
-      .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
-      .limit(limit)
-      .offset(offset)
-      .all()
-      .map(toWebhook),
+    app.db.select().from(webhooks).where(ofOrg(orgId)).orderBy(desc(webhooks.createdAt), desc(webhooks.id)).limit(limit).offset(offset).all().map(toWebhook),
   );
 }
 

@@ -90,7 +90,11 @@ export function Shell() {
                 .filter((screen) => screen.nav?.section === section)
                 .map((screen) => (
                   <li key={screen.path}>
-                    <Link to={screen.path} aria-current={screen.path === currentNav ? 'page' : undefined} aria-keyshortcuts={screen.nav?.key ? `Alt+${screen.nav.key.toUpperCase()}` : undefined}>
+                    <Link
+                      to={screen.path}
+                      aria-current={screen.path === currentNav ? 'page' : undefined}
+                      aria-keyshortcuts={screen.nav?.key ? `Alt+${screen.nav.key.toUpperCase()}` : undefined}
+                    >
                       {screen.nav?.label}
                     </Link>
                   </li>

@@ -6,10 +6,4 @@ import { settingsScreens } from '../features/settings/screens';
 import { printingScreens } from '../features/printing/screens';
 
 /** Every screen of the app, first match wins. */
-export const screens: Screen[] = [
-  ...packScreens,
-  ...shipmentScreens,
-  ...orderScreens,
-  ...printingScreens,
-  ...settingsScreens,
-];
+export const screens: Screen[] = [...packScreens, ...shipmentScreens, ...orderScreens, ...printingScreens, ...settingsScreens];

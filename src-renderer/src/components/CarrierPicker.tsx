@@ -77,7 +77,11 @@ export function CarrierPicker({
     <div className="carrier-picker">
       <div className="form-grid">
         <Field label="Carrier" error={errors.carrierId}>
-          <select name={`${namePrefix}carrierId`} value={value.carrierId} onChange={(event) => onChange({ carrierId: event.target.value, productId: '', services: [] })}>
+          <select
+            name={`${namePrefix}carrierId`}
+            value={value.carrierId}
+            onChange={(event) => onChange({ carrierId: event.target.value, productId: '', services: [] })}
+          >
             <option value="">{keepLabel ?? 'Choose a carrier…'}</option>
             {carriers.data?.data.map((carrier) => (
               <option key={carrier.id} value={carrier.id}>

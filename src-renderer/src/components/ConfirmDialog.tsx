@@ -3,7 +3,17 @@ import { Dialog } from './Dialog';
 import { ErrorNotice } from './ErrorNotice';
 import { FormActions } from './forms';
 
-function ConfirmBody({ message, confirmLabel, onConfirm, onCancel }: { message: ReactNode; confirmLabel: string; onConfirm: () => void | Promise<void>; onCancel: () => void }) {
+function ConfirmBody({
+  message,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  message: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  onCancel: () => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const confirm = async () => {
@@ -34,11 +44,17 @@ function ConfirmBody({ message, confirmLabel, onConfirm, onCancel }: { message: 
 }
 
 /** "Are you sure?" for deletes and revokes; the parent keeps `open` and closes it after success. */
-export function ConfirmDialog(props: { open: boolean; title: string; message: ReactNode; confirmLabel: string; onConfirm: () => void | Promise<void>; onCancel: () => void }) {
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  message: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  onCancel: () => void;
+}) {
   return (
     <Dialog title={props.title} open={props.open} onClose={props.onCancel}>
       <ConfirmBody message={props.message} confirmLabel={props.confirmLabel} onConfirm={props.onConfirm} onCancel={props.onCancel} />
     </Dialog>
   );
 }
-

@@ -54,7 +54,13 @@ export function CountriesPicker({ value, onChange, ...control }: ControlProps & 
           {value.map((code) => (
             <li key={code} className="country-chip">
               <span>{countryLabel(code)}</span>
-              <button type="button" className="icon-button" disabled={control.disabled} aria-label={`Remove ${countryLabel(code)}`} onClick={() => onChange(value.filter((chosen) => chosen !== code))}>
+              <button
+                type="button"
+                className="icon-button"
+                disabled={control.disabled}
+                aria-label={`Remove ${countryLabel(code)}`}
+                onClick={() => onChange(value.filter((chosen) => chosen !== code))}
+              >
                 ×
               </button>
             </li>

@@ -110,26 +110,26 @@ export function DataTable<T>(props: DataTableProps<T>) {
   return (
     <div className="data-table">
       {(props.toolbar || props.onColumnVisibilityChange) && (
-      <div className="table-toolbar">
-        {props.toolbar}
-        {props.onColumnVisibilityChange && (
-          <details className="column-chooser">
-            <summary>Columns</summary>
-            <fieldset>
-              <legend>Show columns</legend>
-              {table
-                .getAllLeafColumns()
-                .filter((column) => column.getCanHide())
-                .map((column) => (
-                  <label key={column.id}>
-                    <input type="checkbox" checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />{' '}
-                    {typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id}
-                  </label>
-                ))}
-            </fieldset>
-          </details>
-        )}
-      </div>
+        <div className="table-toolbar">
+          {props.toolbar}
+          {props.onColumnVisibilityChange && (
+            <details className="column-chooser">
+              <summary>Columns</summary>
+              <fieldset>
+                <legend>Show columns</legend>
+                {table
+                  .getAllLeafColumns()
+                  .filter((column) => column.getCanHide())
+                  .map((column) => (
+                    <label key={column.id}>
+                      <input type="checkbox" checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />{' '}
+                      {typeof column.columnDef.header === 'string' ? column.columnDef.header : column.id}
+                    </label>
+                  ))}
+              </fieldset>
+            </details>
+          )}
+        </div>
       )}
       <div className="table-viewport" ref={viewport}>
         <table className={props.fit ? 'fit' : undefined} aria-label={props.label} aria-rowcount={rows.length + 1} aria-busy={props.loading || undefined}>
@@ -149,7 +149,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   return (
-                    <th key={header.id} scope="col" className={header.column.columnDef.meta?.className} aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                    <th
+                      key={header.id}
+                      scope="col"
+                      className={header.column.columnDef.meta?.className}
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                    >
                       {header.column.getCanSort() && props.onSortingChange ? (
                         <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
                           {flexRender(header.column.columnDef.header, header.getContext())}
@@ -185,7 +190,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     </td>
                   )}
                   {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className={cell.column.columnDef.meta?.className}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                    <td key={cell.id} className={cell.column.columnDef.meta?.className}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
                   ))}
                 </tr>
               );

@@ -90,7 +90,10 @@ const itemWords: Record<string, string> = {
 
 /** `body.parties.1.postalCode` → "party 2 › postal code"; `body.zipcode` → "postal code". */
 export function fieldLabel(path: string): string {
-  const parts = path.replace(/^(body|query|params)\.?/, '').split('.').filter(Boolean);
+  const parts = path
+    .replace(/^(body|query|params)\.?/, '')
+    .split('.')
+    .filter(Boolean);
   const isIndex = (part: string | undefined) => part !== undefined && /^\d+$/.test(part);
   const words: string[] = [];
   parts.forEach((part, i) => {

@@ -91,7 +91,9 @@ export function findCountries(text: string, options: { everyCountry?: boolean } 
     const english = nameFit(entry.english, wanted);
     const danish = nameFit(entry.danish, wanted);
     // At the same fit an English name goes first: the list is in English.
-    const fits = [codeFits ? 0 : null, english === null ? null : english + 1, danish === null ? null : danish + 1.5].filter((rank): rank is number => rank !== null);
+    const fits = [codeFits ? 0 : null, english === null ? null : english + 1, danish === null ? null : danish + 1.5].filter(
+      (rank): rank is number => rank !== null,
+    );
     if (fits.length === 0) return;
     const matchedDanish = danish !== null && (english === null || danish < english) && searchable(entry.danish) !== searchable(entry.english);
     ranked.push({ match: { ...entry, matchedDanish }, rank: Math.min(...fits), order });

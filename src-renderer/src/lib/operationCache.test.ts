@@ -8,8 +8,7 @@ const progress = (orgId = org) => ({ orgId, printJobId: 'pjb_1', state: 'done' a
 /** A call that answers when told to, counting calls per key. */
 function fakeCalls() {
   const calls: { key: string; answer: (value: unknown) => void; fail: (error: unknown) => void }[] = [];
-  const call = (operationId: string, input: unknown) =>
-    new Promise<unknown>((answer, fail) => calls.push({ key: cacheKey(operationId, input), answer, fail }));
+  const call = (operationId: string, input: unknown) => new Promise<unknown>((answer, fail) => calls.push({ key: cacheKey(operationId, input), answer, fail }));
   return { calls, call, count: (operationId: string, input: unknown) => calls.filter((item) => item.key === cacheKey(operationId, input)).length };
 }
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -19,7 +18,9 @@ describe('cache keys', () => {
     expect(cacheKey('shipments.list', { params: { orgId: org }, query: { page: 1, status: undefined, limit: 50 } })).toBe(
       cacheKey('shipments.list', { query: { limit: 50, page: 1 }, params: { orgId: org } }),
     );
-    expect(cacheKey('shipments.list', { params: { orgId: org }, query: { page: 2 } })).not.toBe(cacheKey('shipments.list', { params: { orgId: org }, query: { page: 1 } }));
+    expect(cacheKey('shipments.list', { params: { orgId: org }, query: { page: 2 } })).not.toBe(
+      cacheKey('shipments.list', { params: { orgId: org }, query: { page: 1 } }),
+    );
     expect(cacheKey('shipments.get', { params: { orgId: org } })).not.toBe(cacheKey('shipments.list', { params: { orgId: org } }));
     expect(stableStringify({ b: [1, { d: 1, c: undefined }], a: null })).toBe('{"a":null,"b":[1,{"d":1}]}');
   });

@@ -15,10 +15,12 @@ export const REPEAT_WINDOW_MS = 500;
 
 /** Control characters (C0, DEL, C1) never belong in a reference or an order number. */
 export function stripControlCharacters(value: string): string {
-  return [...value].filter((ch) => {
-    const code = ch.charCodeAt(0);
-    return code >= 0x20 && !(code >= 0x7f && code <= 0x9f);
-  }).join('');
+  return [...value]
+    .filter((ch) => {
+      const code = ch.charCodeAt(0);
+      return code >= 0x20 && !(code >= 0x7f && code <= 0x9f);
+    })
+    .join('');
 }
 
 /** What a finished scan means: the code without control characters and surrounding whitespace. */

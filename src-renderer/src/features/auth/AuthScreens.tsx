@@ -101,7 +101,14 @@ export function LoginScreen() {
           <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required autoFocus autoComplete="username" />
         </Field>
         <Field label="Password" error={errors.password}>
-          <input ref={passwordRef} type="password" value={password} onChange={(event) => setPassword(event.target.value)} required autoComplete="current-password" />
+          <input
+            ref={passwordRef}
+            type="password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+            autoComplete="current-password"
+          />
         </Field>
         <ErrorNotice error={error} />
         <FormActions>

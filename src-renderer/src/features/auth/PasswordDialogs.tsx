@@ -64,7 +64,12 @@ export function ChangeOwnPasswordDialog({ open, onClose, onChanged }: { open: bo
           {(errors) => (
             <div className="form-grid">
               <Field label="Current password" error={errors.currentPassword}>
-                <input type="password" value={draft.currentPassword} onChange={(event) => setDraft({ ...draft, currentPassword: event.target.value })} autoComplete="current-password" />
+                <input
+                  type="password"
+                  value={draft.currentPassword}
+                  onChange={(event) => setDraft({ ...draft, currentPassword: event.target.value })}
+                  autoComplete="current-password"
+                />
               </Field>
               <NewPasswordFields
                 password={draft.newPassword}
@@ -103,7 +108,8 @@ export function SetMemberPasswordDialog({ member, onClose, onSet }: { member: Me
           {(errors) => (
             <div className="form-grid">
               <p>
-                For someone who forgot theirs. Wherever {member.name} is signed in now, they must sign in again with the new password; tell it to them yourself. Their API tokens keep working.
+                For someone who forgot theirs. Wherever {member.name} is signed in now, they must sign in again with the new password; tell it to them yourself.
+                Their API tokens keep working.
               </p>
               <NewPasswordFields
                 password={draft.password}

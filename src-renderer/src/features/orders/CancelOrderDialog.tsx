@@ -51,8 +51,8 @@ export function CancelOrderDialog({ order, open, onClose, onCancelled }: { order
         )}
         {sent.length > 0 && (
           <p>
-            {sent.length === 1 ? 'The shipment already sent' : `The ${sent.length} shipments already sent`} ({sent.join(', ')}) stay as they are: cancel one on its
-            own page to void its label, or create a return.
+            {sent.length === 1 ? 'The shipment already sent' : `The ${sent.length} shipments already sent`} ({sent.join(', ')}) stay as they are: cancel one on
+            its own page to void its label, or create a return.
           </p>
         )}
         <ErrorNotice error={error} />

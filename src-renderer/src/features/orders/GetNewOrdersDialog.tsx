@@ -68,7 +68,8 @@ function SyncResult({ channelName, result }: { channelName: string; result: Orde
       {result.errors.length > 0 && (
         <div className="problems">
           <p>
-            {countOf(result.errors.length, 'shop order')} could not be imported. Fix {result.errors.length === 1 ? 'it' : 'them'} in the shop and get new orders again.
+            {countOf(result.errors.length, 'shop order')} could not be imported. Fix {result.errors.length === 1 ? 'it' : 'them'} in the shop and get new orders
+            again.
           </p>
           <table className="plain" aria-label={`Orders not imported from ${channelName}`}>
             <thead>

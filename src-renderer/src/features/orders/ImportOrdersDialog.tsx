@@ -15,7 +15,17 @@ import { useInitialFocus } from '../shipments/useInitialFocus';
  * an order with a bad row is left out and its rows listed, and one already there is skipped, so the
  * same file can be fixed and imported again.
  */
-export function ImportOrdersDialog({ open, onClose, onImported, channels }: { open: boolean; onClose: () => void; onImported: () => void; channels: OrderChannel[] | undefined }) {
+export function ImportOrdersDialog({
+  open,
+  onClose,
+  onImported,
+  channels,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onImported: () => void;
+  channels: OrderChannel[] | undefined;
+}) {
   return (
     <Dialog title="Import orders from CSV" open={open} onClose={onClose} wide>
       <ImportOrdersPanel onClose={onClose} onImported={onImported} channels={channels ?? []} />
@@ -107,11 +117,13 @@ function CsvColumnsHint({ channels }: { channels: OrderChannel[] }) {
   return (
     <div className="import-hint">
       <p>
-        One row per order line, with a header row. Required columns: <code>orderNumber</code>, <code>lineName</code>, <code>lineQuantity</code>,
-        and <code>orderChannelId</code> unless a channel is chosen below. Customer, shipping address and other line columns are optional; all are
-        listed in the API guide under “Importing orders from CSV”.
+        One row per order line, with a header row. Required columns: <code>orderNumber</code>, <code>lineName</code>, <code>lineQuantity</code>, and{' '}
+        <code>orderChannelId</code> unless a channel is chosen below. Customer, shipping address and other line columns are optional; all are listed in the API
+        guide under “Importing orders from CSV”.
       </p>
-      <p className="muted">Save from the spreadsheet as “CSV UTF-8”, comma or semicolon separated. Orders already imported are skipped, so a fixed file can be imported again.</p>
+      <p className="muted">
+        Save from the spreadsheet as “CSV UTF-8”, comma or semicolon separated. Orders already imported are skipped, so a fixed file can be imported again.
+      </p>
       {channels.length > 0 && (
         <details>
           <summary>Channel ids for the orderChannelId column</summary>

@@ -64,7 +64,13 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
         </h1>
         <div className="actions">
           {canShip && (
-            <button type="button" className="primary" onClick={() => setDialog('shipment')} disabled={noShipment !== null} aria-describedby={noShipment ? noShipmentId : undefined}>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => setDialog('shipment')}
+              disabled={noShipment !== null}
+              aria-describedby={noShipment ? noShipmentId : undefined}
+            >
               Create shipment
             </button>
           )}
@@ -173,7 +179,16 @@ function AddressCard({ order }: { order: OrderDetail }) {
       <h2>Shipping address</h2>
       {address ? (
         <address>
-          {[address.name, address.company, address.attention && `Att. ${address.attention}`, address.address1, address.address2, `${address.postalCode} ${address.city}`, address.province, address.countryCode]
+          {[
+            address.name,
+            address.company,
+            address.attention && `Att. ${address.attention}`,
+            address.address1,
+            address.address2,
+            `${address.postalCode} ${address.city}`,
+            address.province,
+            address.countryCode,
+          ]
             .filter(Boolean)
             .map((part, index) => (
               <span key={index} className="address-line">
@@ -295,7 +310,8 @@ function OrderShipments({ order, names }: { order: OrderDetail; names: CarrierNa
                     <StatusBadge status={shipment.status} />
                   </td>
                   <td>
-                    {names.carrier(shipment.carrierSettings.carrierId)} · {productName(names.products, shipment.carrierSettings.carrierId, shipment.carrierSettings.productId)}
+                    {names.carrier(shipment.carrierSettings.carrierId)} ·{' '}
+                    {productName(names.products, shipment.carrierSettings.carrierId, shipment.carrierSettings.productId)}
                   </td>
                   <td>{shipment.tracking?.number ?? '—'}</td>
                   <td>{formatDateTime(shipment.createdAt)}</td>

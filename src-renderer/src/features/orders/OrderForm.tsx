@@ -9,7 +9,18 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
 import { CountryPicker, holdsUnchosenCountry } from '../../components/CountryPicker';
-import { draftOfOrder, emptyLine, missingFields, orderBody, orderTotal, orderUpdateBody, useOrderDraft, type AddressDraft, type LineDraft, type OrderDraft } from './orderDraft';
+import {
+  draftOfOrder,
+  emptyLine,
+  missingFields,
+  orderBody,
+  orderTotal,
+  orderUpdateBody,
+  useOrderDraft,
+  type AddressDraft,
+  type LineDraft,
+  type OrderDraft,
+} from './orderDraft';
 import { formatMoney } from './money';
 import { useFocusWhenOpen } from './focus';
 
@@ -43,7 +54,8 @@ export function NewOrderDialog({
     <Dialog title="New order" open={open} onClose={onClose} wide>
       {channels && channels.length === 0 ? (
         <p className="notice">
-          Orders belong to an order channel. Add one (for example a “manual” channel) under <Link to="/settings/order-channels">Settings → Order channels</Link> first.
+          Orders belong to an order channel. Add one (for example a “manual” channel) under <Link to="/settings/order-channels">Settings → Order channels</Link>{' '}
+          first.
         </p>
       ) : channels ? (
         <OrderForm title="New order" submitLabel="Create order" draft={draft} change={change} onSubmit={create} onCancel={onClose}>
@@ -72,7 +84,17 @@ export function NewOrderDialog({
  * "Edit order": the order's number, customer, address and lines, as in "New order". Lines keep
  * their ids (what shipments hold of them stays theirs) and the fields the form does not show.
  */
-export function EditOrderDialog({ order, open, onClose, onSaved }: { order: OrderDetail; open: boolean; onClose: () => void; onSaved: (order: OrderDetail) => void }) {
+export function EditOrderDialog({
+  order,
+  open,
+  onClose,
+  onSaved,
+}: {
+  order: OrderDetail;
+  open: boolean;
+  onClose: () => void;
+  onSaved: (order: OrderDetail) => void;
+}) {
   const orgId = useOrgId();
   const [draft, setDraft] = useState(() => draftOfOrder(order));
   const save = async () => {
@@ -151,11 +173,7 @@ function OrderForm({
   };
 
   // Marked as the other forms mark them (" (required)" in the label).
-  const addressField = (
-    key: keyof AddressDraft,
-    label: string,
-    extra: { required?: boolean; type?: string } = {},
-  ) => (
+  const addressField = (key: keyof AddressDraft, label: string, extra: { required?: boolean; type?: string } = {}) => (
     <Field label={extra.required ? `${label} (required)` : label} error={errors[`shippingAddress.${key}`]}>
       <input type={extra.type ?? 'text'} value={draft.address[key]} required={extra.required} onChange={(event) => setAddress(key, event.target.value)} />
     </Field>
@@ -284,7 +302,15 @@ function LineFields({
           <input value={line.sku} onChange={(event) => onChange({ sku: event.target.value })} />
         </Field>
         <Field label="Quantity (required)" error={error('quantity')}>
-          <input type="number" min={1} step={1} inputMode="numeric" value={line.quantity} onChange={(event) => onChange({ quantity: event.target.value })} required />
+          <input
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={line.quantity}
+            onChange={(event) => onChange({ quantity: event.target.value })}
+            required
+          />
         </Field>
         <div className="field-pair">
           <Field label="Weight per unit" error={error('weight')}>

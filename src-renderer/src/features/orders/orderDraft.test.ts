@@ -4,7 +4,16 @@ import { draftOfOrder, emptyLine, missingFields, orderBody, orderTotal, orderUpd
 
 const line = (more: Partial<LineDraft>): LineDraft => ({ ...emptyLine(), name: 'Mug', ...more });
 const noAddress = { name: '', company: '', attention: '', address1: '', address2: '', postalCode: '', city: '', countryCode: '', phone: '', email: '' };
-const draft = (more: Partial<OrderDraft> = {}): OrderDraft => ({ orderChannelId: '', orderNumber: '1001', customerName: '', customerEmail: '', notes: '', address: noAddress, lines: [line({})], ...more });
+const draft = (more: Partial<OrderDraft> = {}): OrderDraft => ({
+  orderChannelId: '',
+  orderNumber: '1001',
+  customerName: '',
+  customerEmail: '',
+  notes: '',
+  address: noAddress,
+  lines: [line({})],
+  ...more,
+});
 
 function storedLine(more: Partial<OrderLine> = {}): OrderLine {
   return {
@@ -51,7 +60,21 @@ function storedOrder(more: Partial<OrderDetail> = {}): OrderDetail {
     externalId: null,
     shippingRuleId: null,
     notes: null,
-    shippingAddress: { name: 'Ana', address1: 'Havnegade 1', city: 'København', postalCode: '1058', countryCode: 'DK', attention: null, company: null, address2: null, province: 'Hovedstaden', provinceCode: '84', country: 'Denmark', phone: null, email: null },
+    shippingAddress: {
+      name: 'Ana',
+      address1: 'Havnegade 1',
+      city: 'København',
+      postalCode: '1058',
+      countryCode: 'DK',
+      attention: null,
+      company: null,
+      address2: null,
+      province: 'Hovedstaden',
+      provinceCode: '84',
+      country: 'Denmark',
+      phone: null,
+      email: null,
+    },
     externalData: {},
     ...more,
   };
@@ -59,7 +82,10 @@ function storedOrder(more: Partial<OrderDetail> = {}): OrderDetail {
 
 describe('the order total', () => {
   it('is Σ quantity × price, with decimal commas, rounded to cents', () => {
-    expect(orderTotal([line({ quantity: '3', unitPrice: '0,1', currency: 'EUR' }), line({ quantity: '1', unitPrice: '12.5', currency: 'EUR' })])).toEqual({ amount: 12.8, currency: 'EUR' });
+    expect(orderTotal([line({ quantity: '3', unitPrice: '0,1', currency: 'EUR' }), line({ quantity: '1', unitPrice: '12.5', currency: 'EUR' })])).toEqual({
+      amount: 12.8,
+      currency: 'EUR',
+    });
   });
 
   it('is none when a price is missing or not a number, or the currencies differ', () => {
@@ -72,7 +98,10 @@ describe('the order total', () => {
 
 describe('a new order’s body', () => {
   it('leaves empty optional fields and an untouched address out, and gives the total of priced lines', () => {
-    const body = orderBody(draft({ orderNumber: ' 1001 ', lines: [line({ quantity: '2', unitPrice: '12,50', currency: 'EUR', weight: '', sku: ' ' })] }), 'och_1');
+    const body = orderBody(
+      draft({ orderNumber: ' 1001 ', lines: [line({ quantity: '2', unitPrice: '12,50', currency: 'EUR', weight: '', sku: ' ' })] }),
+      'och_1',
+    );
     expect(body).toEqual({
       orderChannelId: 'och_1',
       orderNumber: '1001',
@@ -82,7 +111,20 @@ describe('a new order’s body', () => {
       shippingAddress: undefined,
       totalAmount: 25,
       currency: 'EUR',
-      orderLines: [{ name: 'Mug', quantity: 2, sku: undefined, weight: undefined, weightUnit: undefined, unitPrice: 12.5, currency: 'EUR', hsCode: undefined, countryOfOrigin: undefined, requiresShipping: true }],
+      orderLines: [
+        {
+          name: 'Mug',
+          quantity: 2,
+          sku: undefined,
+          weight: undefined,
+          weightUnit: undefined,
+          unitPrice: 12.5,
+          currency: 'EUR',
+          hsCode: undefined,
+          countryOfOrigin: undefined,
+          requiresShipping: true,
+        },
+      ],
     });
   });
 
@@ -99,7 +141,9 @@ describe('what the order form still needs', () => {
   });
 
   it('names empty required fields, a quantity below 1 and numbers that are not numbers, at the server’s paths', () => {
-    const missing = missingFields(draft({ orderNumber: ' ', lines: [line({ name: '', quantity: '0', weight: '0,5', unitPrice: '1.2.3' }), line({ quantity: '1.5' })] }));
+    const missing = missingFields(
+      draft({ orderNumber: ' ', lines: [line({ name: '', quantity: '0', weight: '0,5', unitPrice: '1.2.3' }), line({ quantity: '1.5' })] }),
+    );
     expect(missing).toEqual({
       orderNumber: 'Required.',
       'orderLines.0.name': 'Required.',
@@ -132,7 +176,16 @@ describe('editing an order', () => {
     const original = storedOrder();
     const form = draftOfOrder(original);
     const body = orderUpdateBody({ ...form, lines: [...form.lines, line({ name: 'Lid', sku: 'LID' })] }, original);
-    expect(body.orderLines?.[0]).toMatchObject({ id: 'orl_1', variantId: 'var_9', barcode: '5701234', taxable: true, name: 'Mug', quantity: 2, weight: 0.4, unitPrice: 12.5 });
+    expect(body.orderLines?.[0]).toMatchObject({
+      id: 'orl_1',
+      variantId: 'var_9',
+      barcode: '5701234',
+      taxable: true,
+      name: 'Mug',
+      quantity: 2,
+      weight: 0.4,
+      unitPrice: 12.5,
+    });
     expect(body.orderLines?.[1]).not.toHaveProperty('id');
   });
 
@@ -144,7 +197,9 @@ describe('editing an order', () => {
     expect(body.shippingAddress).toMatchObject({ city: 'Aarhus', province: 'Hovedstaden', provinceCode: '84', country: 'Denmark' });
     expect(orderUpdateBody({ ...form, address: noAddress }, original).shippingAddress).toBeNull();
     // An order that had none is not told to remove one.
-    expect(orderUpdateBody(draftOfOrder(storedOrder({ shippingAddress: undefined })), storedOrder({ shippingAddress: undefined })).shippingAddress).toBeUndefined();
+    expect(
+      orderUpdateBody(draftOfOrder(storedOrder({ shippingAddress: undefined })), storedOrder({ shippingAddress: undefined })).shippingAddress,
+    ).toBeUndefined();
   });
 
   it('moves the total with the lines only where it was their sum, never a shop’s total', () => {

@@ -12,7 +12,10 @@ export type OrderUpdateBody = BodyOf<OperationById<'orders.update'>>;
  * What an existing line has that the form does not show (a shop's variant, barcode, vendor…). A
  * line given in a PATCH is replaced as given, so an edit sends these back as they were.
  */
-type KeptLineFields = Pick<OrderCreateBody['orderLines'][number], 'variantId' | 'productId' | 'imageUrl' | 'provinceOfOrigin' | 'barcode' | 'vendor' | 'taxable' | 'giftCard'>;
+type KeptLineFields = Pick<
+  OrderCreateBody['orderLines'][number],
+  'variantId' | 'productId' | 'imageUrl' | 'provinceOfOrigin' | 'barcode' | 'vendor' | 'taxable' | 'giftCard'
+>;
 
 /** One order line as typed: text, so a half-typed number is kept exactly as it is. */
 export interface LineDraft {

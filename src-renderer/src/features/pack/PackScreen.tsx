@@ -134,7 +134,9 @@ export function PackScreen() {
         {working ? (working.text === 'Working…' ? `Looking up ${working.code}…` : working.text) : ''}
       </p>
 
-      {current && <PackResultCard key={resultKey(current)} orgId={orgId} result={current} sending={pack.sending} onSend={send} onPrint={() => setPrinting(true)} />}
+      {current && (
+        <PackResultCard key={resultKey(current)} orgId={orgId} result={current} sending={pack.sending} onSend={send} onPrint={() => setPrinting(true)} />
+      )}
 
       <ScanLog entries={log} />
 
@@ -165,7 +167,19 @@ function resultKey(result: PackResult): string {
 }
 
 /** The result of the last scan, large enough to read from the packing table. */
-function PackResultCard({ orgId, result, sending, onSend, onPrint }: { orgId: string; result: PackResult; sending: boolean; onSend: () => void; onPrint: () => void }) {
+function PackResultCard({
+  orgId,
+  result,
+  sending,
+  onSend,
+  onPrint,
+}: {
+  orgId: string;
+  result: PackResult;
+  sending: boolean;
+  onSend: () => void;
+  onPrint: () => void;
+}) {
   const titleId = useId();
   if (result.kind === 'nothing') {
     return (
@@ -219,7 +233,11 @@ function ShipmentResult({
       </h2>
       <dl className="pack-facts">
         <dt>Receiver</dt>
-        <dd>{receiver ? [receiver.name, receiver.address1, `${receiver.postalCode} ${receiver.city}`, receiver.countryCode].filter((part) => part.trim()).join(', ') : '—'}</dd>
+        <dd>
+          {receiver
+            ? [receiver.name, receiver.address1, `${receiver.postalCode} ${receiver.city}`, receiver.countryCode].filter((part) => part.trim()).join(', ')
+            : '—'}
+        </dd>
         <dt>Carrier</dt>
         <dd>
           {carrierName} · {productName(productNames, carrierId, productId)}
@@ -379,7 +397,12 @@ function ScanLog({ entries }: { entries: ScanLogEntry[] }) {
                       <PackLinkTo link={entry.link} />
                     </>
                   )}
-                  {entry.repeats > 0 && <span className="muted"> · read again {entry.repeats === 1 ? 'once' : `${entry.repeats} times`} within {REPEAT_WINDOW_MS} ms, ignored</span>}
+                  {entry.repeats > 0 && (
+                    <span className="muted">
+                      {' '}
+                      · read again {entry.repeats === 1 ? 'once' : `${entry.repeats} times`} within {REPEAT_WINDOW_MS} ms, ignored
+                    </span>
+                  )}
                 </td>
               </tr>
             ))}

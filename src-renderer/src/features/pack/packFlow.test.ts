@@ -43,7 +43,9 @@ function shown(more: Partial<Extract<PackResult, { kind: 'shipment' }>> = {}): P
 
 describe('what a shipment on the pack screen allows', () => {
   it('sends only a shipment that is pending or in error', () => {
-    const sendable = (['draft', 'pending', 'processing', 'dispatched', 'partly_dispatched', 'error', 'cancelled', 'on_hold'] as ShipmentStatus[]).filter(canSendNow);
+    const sendable = (['draft', 'pending', 'processing', 'dispatched', 'partly_dispatched', 'error', 'cancelled', 'on_hold'] as ShipmentStatus[]).filter(
+      canSendNow,
+    );
     expect(sendable).toEqual(['pending', 'error']);
   });
 
@@ -95,12 +97,16 @@ describe('what a scanned order leads to', () => {
   const detail = (status: OrderDetail['status'], shipments: OrderShipment[] = [], id = 'ord_1') => ({ id, orderNumber: '1001', status, shipments });
 
   it('shows its first open outbound shipment instead of making a second, counting the other open ones', () => {
-    const step = orderStep(detail('processing', [ofOrder('shp_sent', 'dispatched'), ofOrder('shp_a', 'on_hold'), ofOrder('shp_b', 'error'), ofOrder('shp_c', 'draft')]));
+    const step = orderStep(
+      detail('processing', [ofOrder('shp_sent', 'dispatched'), ofOrder('shp_a', 'on_hold'), ofOrder('shp_b', 'error'), ofOrder('shp_c', 'draft')]),
+    );
     expect(step).toEqual({ kind: 'open', shipmentId: 'shp_a', otherOpen: 2 });
   });
 
   it('makes a new shipment when every shipment of the order is sent, cancelled or a return', () => {
-    const step = orderStep(detail('partially_fulfilled', [ofOrder('shp_sent', 'dispatched'), ofOrder('shp_gone', 'cancelled'), ofOrder('shp_ret', 'pending', 'inbound')]));
+    const step = orderStep(
+      detail('partially_fulfilled', [ofOrder('shp_sent', 'dispatched'), ofOrder('shp_gone', 'cancelled'), ofOrder('shp_ret', 'pending', 'inbound')]),
+    );
     expect(step).toEqual({ kind: 'create' });
     expect(orderStep(detail('pending'))).toEqual({ kind: 'create' });
   });
@@ -148,7 +154,12 @@ describe('a refused shipment for an order, in a packer’s words', () => {
 
   it('anything else is said as the rest of the app says it, still with the way to the order', () => {
     const problem = createProblem(new TypeError('Failed to fetch'), order);
-    expect(problem).toEqual({ title: 'Shipdesk cannot be reached.', detail: 'Failed to fetch', code: 'NETWORK', link: { to: '/orders/ord_1', label: 'Open order 1001' } });
+    expect(problem).toEqual({
+      title: 'Shipdesk cannot be reached.',
+      detail: 'Failed to fetch',
+      code: 'NETWORK',
+      link: { to: '/orders/ord_1', label: 'Open order 1001' },
+    });
   });
 });
 
@@ -228,7 +239,9 @@ describe('what the print line says', () => {
   it('says labels still on their way, each printer once', () => {
     const state = printState(job('doc_1', 'queued'), job('doc_2', 'printing'), job('doc_3', 'done', 'prn_a4'));
     expect(printSummary(state)).toEqual({ text: 'Label printing on Zebra desk 1…', tone: 'info' });
-    expect(printSummary(printState(job('doc_1', 'done'), job('doc_2', 'done', 'prn_a4'), job('doc_3', 'done')))?.text).toBe('Label sent to Zebra desk 1, Office A4');
+    expect(printSummary(printState(job('doc_1', 'done'), job('doc_2', 'done', 'prn_a4'), job('doc_3', 'done')))?.text).toBe(
+      'Label sent to Zebra desk 1, Office A4',
+    );
   });
 
   it('says "a printer" for one deleted since', () => {
@@ -240,8 +253,15 @@ describe('the scan log line', () => {
   it('says nothing was found, or the problem with its way forward', () => {
     expect(summarize({ kind: 'nothing', code: 'XYZ' })).toEqual({ text: 'Nothing found', tone: 'bad' });
     const link = { to: '/orders/ord_1', label: 'Open order 1001' };
-    expect(summarize({ kind: 'problem', code: '1001', problem: { title: 'Order 1001 is cancelled', link } })).toEqual({ text: 'Order 1001 is cancelled', tone: 'bad', link });
-    expect(summarize({ kind: 'problem', code: '1001', problem: { title: 'Shipdesk cannot be reached.' } })).toEqual({ text: 'Shipdesk cannot be reached.', tone: 'bad' });
+    expect(summarize({ kind: 'problem', code: '1001', problem: { title: 'Order 1001 is cancelled', link } })).toEqual({
+      text: 'Order 1001 is cancelled',
+      tone: 'bad',
+      link,
+    });
+    expect(summarize({ kind: 'problem', code: '1001', problem: { title: 'Shipdesk cannot be reached.' } })).toEqual({
+      text: 'Shipdesk cannot be reached.',
+      tone: 'bad',
+    });
   });
 
   it('puts a shipment’s problem after its reference, linked to the shipment', () => {
@@ -250,7 +270,10 @@ describe('the scan log line', () => {
   });
 
   it('says a send with where the label went, and is bad when the label failed', () => {
-    expect(summarize(shown({ sent: true, print: printState(job('doc_1', 'done')) }))).toMatchObject({ text: 'Sent SHP-000001 · Label sent to Zebra desk 1', tone: 'ok' });
+    expect(summarize(shown({ sent: true, print: printState(job('doc_1', 'done')) }))).toMatchObject({
+      text: 'Sent SHP-000001 · Label sent to Zebra desk 1',
+      tone: 'ok',
+    });
     expect(summarize(shown({ sent: true, print: printState(job('doc_1', 'failed', 'prn_zebra', 'Out of paper')) }))).toMatchObject({
       text: 'Sent SHP-000001 · Label not printed on Zebra desk 1: Out of paper',
       tone: 'bad',

@@ -218,7 +218,11 @@ export async function sendAndPrint(orgId: string, result: Extract<PackResult, { 
     const printed = await printLabels(orgId, shipment, unprinted, print);
     const jobs = [...printed.jobs.reverse(), ...print.jobs];
     // The server chose the printer when none was remembered: its name may be new to the cache.
-    const names = (await printerNamesFor(orgId, jobs.map((job) => job.printerId))) ?? print.printerNames;
+    const names =
+      (await printerNamesFor(
+        orgId,
+        jobs.map((job) => job.printerId),
+      )) ?? print.printerNames;
     return { ...sent, print: { jobs, printerNames: names }, ...(printed.refused ? { printRefused: printed.refused } : {}) };
   } catch (error) {
     const shipment = await client.call('shipments.get', { params }).catch(() => result.shipment);
@@ -258,14 +262,22 @@ export function unprintedLabels(shipment: Shipment, jobs: readonly PrintJob[]) {
  * deleted since) on the organization's default for it, which the server picks. Answers the jobs made
  * and why nothing could be printed, or null; a job that failed says so itself.
  */
-async function printLabels(orgId: string, shipment: Shipment, labels: Shipment['documents'], print: PrintState): Promise<{ jobs: PrintJob[]; refused: string | null }> {
+async function printLabels(
+  orgId: string,
+  shipment: Shipment,
+  labels: Shipment['documents'],
+  print: PrintState,
+): Promise<{ jobs: PrintJob[]; refused: string | null }> {
   const jobs: PrintJob[] = [];
   for (const group of printGroups(labels)) {
     const remembered = rememberedPrinter(orgId, group.key);
     const printerId = remembered && print.printerNames.has(remembered) ? remembered : undefined;
     const documentIds = group.documents.map((document) => document.id);
     try {
-      const answer = await client.call('shipments.print', { params: { orgId, shipmentId: shipment.id }, body: { documentIds, ...(printerId ? { printerId } : {}) } });
+      const answer = await client.call('shipments.print', {
+        params: { orgId, shipmentId: shipment.id },
+        body: { documentIds, ...(printerId ? { printerId } : {}) },
+      });
       jobs.push(...answer.jobs);
     } catch (error) {
       const described = describeError(error);
@@ -331,7 +343,11 @@ export function scanTarget(
     return {
       kind: 'problem',
       code,
-      problem: { title: `${found.orders.length} orders have the number ${code}`, detail: 'They come from different channels. Open the right one from the orders list.', link: { to: '/orders', label: 'Show them in Orders', search: { list: 'orders', text: code } } },
+      problem: {
+        title: `${found.orders.length} orders have the number ${code}`,
+        detail: 'They come from different channels. Open the right one from the orders list.',
+        link: { to: '/orders', label: 'Show them in Orders', search: { list: 'orders', text: code } },
+      },
     };
   }
   if (order) return { kind: 'order', order };
@@ -340,7 +356,11 @@ export function scanTarget(
     return {
       kind: 'problem',
       code,
-      problem: { title: `${found.shipments.length} shipments have the reference ${code}`, detail: 'Open the right one from the shipments list.', link: { to: '/shipments', label: 'Show them in Shipments', search: { list: 'shipments', text: code } } },
+      problem: {
+        title: `${found.shipments.length} shipments have the reference ${code}`,
+        detail: 'Open the right one from the shipments list.',
+        link: { to: '/shipments', label: 'Show them in Shipments', search: { list: 'shipments', text: code } },
+      },
     };
   }
   if (shipment) return { kind: 'shipment', shipment };

@@ -45,7 +45,16 @@ describe('the scan list after a reload', () => {
     userId: 'usr_1',
     log: [
       { id: 41, orgId: 'org_1', at: '2025-03-01T10:00:05.000Z', code: '1002', text: 'Working…', tone: 'working', repeats: 0 },
-      { id: 40, orgId: 'org_1', at: '2025-03-01T10:00:00.000Z', code: '1001', text: 'Sent SHP-000001', tone: 'ok', link: { to: '/shipments/shp_1', label: 'Open' }, repeats: 2 },
+      {
+        id: 40,
+        orgId: 'org_1',
+        at: '2025-03-01T10:00:00.000Z',
+        code: '1001',
+        text: 'Sent SHP-000001',
+        tone: 'ok',
+        link: { to: '/shipments/shp_1', label: 'Open' },
+        repeats: 2,
+      },
     ],
   };
 

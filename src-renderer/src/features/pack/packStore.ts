@@ -96,14 +96,16 @@ export function shownToSend(
   orgId: string,
 ): { entryId: number; result: Extract<PackResult, { kind: 'shipment' }> } | null {
   const { current, sending, pending } = state;
-  if (sending || pending > 0 || !current || current.orgId !== orgId || current.result.kind !== 'shipment' || !canSendNow(current.result.shipment.status)) return null;
+  if (sending || pending > 0 || !current || current.orgId !== orgId || current.result.kind !== 'shipment' || !canSendNow(current.result.shipment.status))
+    return null;
   return { entryId: current.entryId, result: current.result };
 }
 
 export const usePack = create<PackState>()(
   persist(
     (set, get) => {
-      const updateEntry = (id: number, patch: Partial<ScanLogEntry>) => set((state) => ({ log: state.log.map((entry) => (entry.id === id ? { ...entry, ...patch } : entry)) }));
+      const updateEntry = (id: number, patch: Partial<ScanLogEntry>) =>
+        set((state) => ({ log: state.log.map((entry) => (entry.id === id ? { ...entry, ...patch } : entry)) }));
       const settle = (orgId: string, entryId: number, result: PackResult) => {
         const { text, tone, link } = summarize(result);
         updateEntry(entryId, { text, tone, ...(link ? { link } : {}) });

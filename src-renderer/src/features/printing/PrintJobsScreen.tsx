@@ -26,7 +26,12 @@ export function PrintJobsScreen() {
   const orgId = useOrgId();
   const [filter, setFilter] = useState<Filter>('failed');
   const [page, setPage] = useState(1);
-  const jobs = usePrintJobs(orgId, { ...(filter === 'all' ? {} : { status: filter }), ...(filter === 'failed' ? { settled: false } : {}), page, limit: PAGE_SIZE });
+  const jobs = usePrintJobs(orgId, {
+    ...(filter === 'all' ? {} : { status: filter }),
+    ...(filter === 'failed' ? { settled: false } : {}),
+    page,
+    limit: PAGE_SIZE,
+  });
   const printers = useOperation('printers.list', { params: { orgId }, query: { limit: 100 } });
   const canPrint = useCanWrite('printers');
 
@@ -79,8 +84,8 @@ export function PrintJobsScreen() {
     <div className="print-jobs-screen">
       <PageHeader title="Print jobs" />
       <p className="lead">
-        Every label and document sent to a printer, newest first. A job that failed keeps its reason; Retry prints it again on the same printer.
-        Printing never books a shipment again.
+        Every label and document sent to a printer, newest first. A job that failed keeps its reason; Retry prints it again on the same printer. Printing never
+        books a shipment again.
       </p>
       <div className="table-toolbar-plain">
         <Field label="Show">
@@ -121,7 +126,11 @@ export function PrintJobsScreen() {
         {rows.length === 0 ? (
           !jobs.error && (
             <p className="muted">
-              {jobs.loading && !jobs.data ? 'Loading the print jobs…' : filter === 'failed' ? 'No failed print jobs. Every document sent to a printer got there.' : 'No print jobs here.'}
+              {jobs.loading && !jobs.data
+                ? 'Loading the print jobs…'
+                : filter === 'failed'
+                  ? 'No failed print jobs. Every document sent to a printer got there.'
+                  : 'No print jobs here.'}
             </p>
           )
         ) : (

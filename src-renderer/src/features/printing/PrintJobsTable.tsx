@@ -90,7 +90,9 @@ export function PrintJobsTable({
             return (
               <tr key={job.id} className={failed ? 'job-failed' : undefined}>
                 {showShipment && (
-                  <td>{shipment ? <Link to={`/shipments/${encodeURIComponent(shipment.id)}`}>{shipment.reference}</Link> : <span className="muted">…</span>}</td>
+                  <td>
+                    {shipment ? <Link to={`/shipments/${encodeURIComponent(shipment.id)}`}>{shipment.reference}</Link> : <span className="muted">…</span>}
+                  </td>
                 )}
                 <td>{jobDocumentName(shipment?.documents, job.documentId)}</td>
                 <td>{jobPrinterName(printers, job.printerId)}</td>

@@ -2,4 +2,6 @@ import type { Screen } from '../../app/screens';
 import { PrintJobsScreen } from './PrintJobsScreen';
 
 /** Under Work: finding a label that never printed is part of the packing day, not a setting. */
-export const printingScreens: Screen[] = [{ path: '/print-jobs', title: 'Print jobs', nav: { label: 'Print jobs', section: 'Work', key: 'j' }, render: () => <PrintJobsScreen /> }];
+export const printingScreens: Screen[] = [
+  { path: '/print-jobs', title: 'Print jobs', nav: { label: 'Print jobs', section: 'Work', key: 'j' }, render: () => <PrintJobsScreen /> },
+];

@@ -62,10 +62,7 @@ function scopesSummary(scopes: string[]): string {
   const writes = named('write');
   // Write includes read: "write Shipments" says it all.
   const reads = named('read').filter((name) => !writes.includes(name));
-  return [
-    scopes.includes('read:all') ? 'Read everything' : reads.length ? `read ${reads.join(', ')}` : '',
-    writes.length ? `write ${writes.join(', ')}` : '',
-  ]
+  return [scopes.includes('read:all') ? 'Read everything' : reads.length ? `read ${reads.join(', ')}` : '', writes.length ? `write ${writes.join(', ')}` : '']
     .filter(Boolean)
     .join('; ')
     .replace(/^./, (first) => first.toUpperCase());
@@ -117,7 +114,8 @@ export function ApiTokensScreen() {
     const days = numberOrUndefined(draft.expiresInDays);
     const problems: { path: string; message: string }[] = [];
     if (draft.name.trim() === '') problems.push({ path: 'body.name', message: 'Required' });
-    if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 365)) problems.push({ path: 'body.expiresInDays', message: 'A whole number of days from 1 to 365, or empty for never' });
+    if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 365))
+      problems.push({ path: 'body.expiresInDays', message: 'A whole number of days from 1 to 365, or empty for never' });
     if (draft.scopes.length === 0) problems.push({ path: 'body.scopes', message: 'Tick at least one kind of access' });
     if (problems.length > 0) throw new ApiError('VALIDATION_FAILED', problems[0]?.message ?? '', { details: problems });
     const answer = await client.call('apiTokens.create', {
@@ -141,7 +139,15 @@ export function ApiTokensScreen() {
       </PageHeader>
       <p className="lead">Tokens let scripts and other systems use the Shipdesk API. Each one has only the access ticked for it.</p>
       {!canWrite && <ReadOnlyNote what="API tokens" />}
-      <SettingsTable label="API tokens" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? rename : undefined} empty="No API tokens." />
+      <SettingsTable
+        label="API tokens"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? rename : undefined}
+        empty="No API tokens."
+      />
 
       <Dialog title="New API token" open={creator.open} onClose={creator.close} wide>
         {creator.draft && (
@@ -182,7 +188,12 @@ export function ApiTokensScreen() {
           >
             {(errors) => (
               <Field label="Name" error={errors.name}>
-                <input value={renamer.draft?.name ?? ''} onChange={(event) => renamer.setDraft(() => ({ name: event.target.value }))} maxLength={100} autoFocus />
+                <input
+                  value={renamer.draft?.name ?? ''}
+                  onChange={(event) => renamer.setDraft(() => ({ name: event.target.value }))}
+                  maxLength={100}
+                  autoFocus
+                />
               </Field>
             )}
           </EditorForm>
@@ -194,7 +205,8 @@ export function ApiTokensScreen() {
         title="Revoke API token"
         message={
           <p>
-            Revoke <strong>{revoke.target?.name}</strong> (<code>{revoke.target?.tokenPrefix}…</code>)? Anything using it is refused from now on. This cannot be undone.
+            Revoke <strong>{revoke.target?.name}</strong> (<code>{revoke.target?.tokenPrefix}…</code>)? Anything using it is refused from now on. This cannot be
+            undone.
           </p>
         }
         confirmLabel="Revoke token"
@@ -209,7 +221,15 @@ export function ApiTokensScreen() {
   );
 }
 
-function TokenFields({ draft, onChange, errors }: { draft: TokenDraft; onChange: (update: (draft: TokenDraft) => TokenDraft) => void; errors: Record<string, string> }) {
+function TokenFields({
+  draft,
+  onChange,
+  errors,
+}: {
+  draft: TokenDraft;
+  onChange: (update: (draft: TokenDraft) => TokenDraft) => void;
+  errors: Record<string, string>;
+}) {
   const role = useRole();
   const held = role ? roleScopes[role] : [];
   const toggle = (scope: Scope, on: boolean) =>
@@ -222,7 +242,11 @@ function TokenFields({ draft, onChange, errors }: { draft: TokenDraft; onChange:
           <input value={draft.name} onChange={(event) => onChange((current) => ({ ...current, name: event.target.value }))} maxLength={100} autoFocus />
         </Field>
         <Field label="Expires after (days)" error={errors.expiresInDays} hint="1 to 365; leave empty for a token that does not expire">
-          <input inputMode="numeric" value={draft.expiresInDays} onChange={(event) => onChange((current) => ({ ...current, expiresInDays: event.target.value }))} />
+          <input
+            inputMode="numeric"
+            value={draft.expiresInDays}
+            onChange={(event) => onChange((current) => ({ ...current, expiresInDays: event.target.value }))}
+          />
         </Field>
       </div>
       <fieldset className={scopeError ? 'scopes field-invalid' : 'scopes'} aria-describedby="scopes-hint">

@@ -138,9 +138,15 @@ export function CarriersScreen() {
     if (!entry) throw invalid('carrierSlug', 'Choose the kind of carrier');
     const config = configOf(draft, fieldsOf(entry));
     if (editor.key === 'new') {
-      await client.call('carriers.create', { params: { orgId }, body: { name: draft.name.trim(), carrierSlug: draft.slug, senderAddressId: draft.senderAddressId, config } });
+      await client.call('carriers.create', {
+        params: { orgId },
+        body: { name: draft.name.trim(), carrierSlug: draft.slug, senderAddressId: draft.senderAddressId, config },
+      });
     } else {
-      await client.call('carriers.update', { params: { orgId, carrierId: editor.key ?? '' }, body: { name: draft.name.trim(), senderAddressId: draft.senderAddressId, config } });
+      await client.call('carriers.update', {
+        params: { orgId, carrierId: editor.key ?? '' },
+        body: { name: draft.name.trim(), senderAddressId: draft.senderAddressId, config },
+      });
     }
     editor.finish();
     list.reload();
@@ -157,11 +163,23 @@ export function CarriersScreen() {
       </PageHeader>
       <p className="lead">The carriers this organization books with, each with its settings and the address it collects from.</p>
       {!canWrite && <ReadOnlyNote what="carriers" />}
-      <SettingsTable label="Carriers" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : showProducts} empty="No carriers yet." />
+      <SettingsTable
+        label="Carriers"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : showProducts}
+        empty="No carriers yet."
+      />
 
       <Dialog title={editor.key === 'new' ? 'New carrier' : `Edit ${editing?.name ?? 'carrier'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
-          <EditorForm onSubmit={() => save(editor.draft as CarrierDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create carrier' : 'Save changes'}>
+          <EditorForm
+            onSubmit={() => save(editor.draft as CarrierDraft)}
+            onCancel={editor.close}
+            submitLabel={editor.key === 'new' ? 'Create carrier' : 'Save changes'}
+          >
             {(errors) => (
               <>
                 <ErrorNotice error={catalogue.error ?? addresses.error} title="The carrier types or sender addresses could not be loaded" />
@@ -339,7 +357,11 @@ function ConfigField({
       );
     case 'password':
       return (
-        <Field label={label} error={error} hint={saved ? `${field.description} Saved as ${saved}; leave empty to keep it, or type a new one.` : field.description}>
+        <Field
+          label={label}
+          error={error}
+          hint={saved ? `${field.description} Saved as ${saved}; leave empty to keep it, or type a new one.` : field.description}
+        >
           <input type="password" value={textValue} onChange={(event) => onChange(event.target.value)} autoComplete="new-password" placeholder={saved ?? ''} />
         </Field>
       );

@@ -86,8 +86,8 @@ export function ConditionsEditor({
     <fieldset className="conditions">
       <legend>Conditions</legend>
       <p className="hint">
-        The rule applies when at least one condition fits (a rule without conditions fits every order, at price 0). When several rules fit, the lowest
-        shipping price wins.
+        The rule applies when at least one condition fits (a rule without conditions fits every order, at price 0). When several rules fit, the lowest shipping
+        price wins.
       </p>
       <datalist id="condition-currencies">
         {commonCurrencies.map((code) => (
@@ -102,7 +102,11 @@ export function ConditionsEditor({
             <legend>Condition {index + 1}</legend>
             <div className="condition-row">
               <Field label="Kind" error={at('type')}>
-                <select value={condition.type} onChange={(event) => set(condition.key, { type: event.target.value as ConditionType })} autoFocus={added === condition.key}>
+                <select
+                  value={condition.type}
+                  onChange={(event) => set(condition.key, { type: event.target.value as ConditionType })}
+                  autoFocus={added === condition.key}
+                >
                   {conditionTypes.map((type) => (
                     <option key={type} value={type}>
                       {conditionTypeNames[type]}

@@ -5,7 +5,18 @@ import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client, useLoad } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { EditorForm, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable, DeleteConfirmDialog } from './shared';
+import {
+  EditorForm,
+  PageHeader,
+  ReadOnlyNote,
+  SETTINGS_PAGE_SIZE,
+  useCanWrite,
+  useConfirmTarget,
+  useEditor,
+  editDeleteColumn,
+  SettingsTable,
+  DeleteConfirmDialog,
+} from './shared';
 
 type SecretKey = (typeof orderChannelSecretKeys)[number];
 
@@ -62,7 +73,14 @@ function draftOf(channel: OrderChannel): ChannelDraft {
     const value = configText(channel, key);
     if (value !== '') savedSecrets[key] = value;
   }
-  return { name: channel.name, type: channel.type, shopDomain: configText(channel, 'shopDomain'), siteUrl: configText(channel, 'siteUrl'), secrets: noSecrets, savedSecrets };
+  return {
+    name: channel.name,
+    type: channel.type,
+    shopDomain: configText(channel, 'shopDomain'),
+    siteUrl: configText(channel, 'siteUrl'),
+    secrets: noSecrets,
+    savedSecrets,
+  };
 }
 
 /** A credential as it is sent: the one typed, else the masked value of the saved one (the server keeps it). */
@@ -72,7 +90,11 @@ function secretOf(draft: ChannelDraft, key: SecretKey): string {
 }
 
 const shopifyConfig = (draft: ChannelDraft) => ({ shopDomain: draft.shopDomain.trim(), accessToken: secretOf(draft, 'accessToken') });
-const woocommerceConfig = (draft: ChannelDraft) => ({ siteUrl: draft.siteUrl.trim(), consumerKey: secretOf(draft, 'consumerKey'), consumerSecret: secretOf(draft, 'consumerSecret') });
+const woocommerceConfig = (draft: ChannelDraft) => ({
+  siteUrl: draft.siteUrl.trim(),
+  consumerKey: secretOf(draft, 'consumerKey'),
+  consumerSecret: secretOf(draft, 'consumerSecret'),
+});
 
 /** The body of a create: shop channels with their connection; manual and CSV ones need none. */
 function createBodyOf(draft: ChannelDraft) {
@@ -131,13 +153,27 @@ export function OrderChannelsScreen() {
           </button>
         )}
       </PageHeader>
-      <p className="lead">Where orders come from: typed in by hand, imported from files, or fetched from a Shopify or WooCommerce shop. Every order belongs to one.</p>
+      <p className="lead">
+        Where orders come from: typed in by hand, imported from files, or fetched from a Shopify or WooCommerce shop. Every order belongs to one.
+      </p>
       {!canWrite && <ReadOnlyNote what="order channels" />}
-      <SettingsTable label="Order channels" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No order channels yet. Add a manual one to type in orders with “New order”." />
+      <SettingsTable
+        label="Order channels"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        empty="No order channels yet. Add a manual one to type in orders with “New order”."
+      />
 
       <Dialog title={editor.key === 'new' ? 'New order channel' : `Edit ${editing?.name ?? 'order channel'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
-          <EditorForm onSubmit={() => save(editor.draft as ChannelDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create order channel' : 'Save changes'}>
+          <EditorForm
+            onSubmit={() => save(editor.draft as ChannelDraft)}
+            onCancel={editor.close}
+            submitLabel={editor.key === 'new' ? 'Create order channel' : 'Save changes'}
+          >
             {(errors) => <ChannelFields draft={editor.draft as ChannelDraft} onChange={editor.setDraft} errors={errors} creating={editor.key === 'new'} />}
           </EditorForm>
         )}

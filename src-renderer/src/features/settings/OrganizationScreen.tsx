@@ -8,7 +8,9 @@ import { useOrgId, useSession } from '../../lib/session';
 import { FormError, CheckboxField, ListError, PageHeader, ReadOnlyNote, emptyToNull, plainFieldErrors, useCanWrite } from './shared';
 
 type OrgDraft = {
-  [K in 'name' | 'slug' | 'description' | 'vatNumber' | 'billingEmail' | 'companyName' | 'addressLine1' | 'addressLine2' | 'city' | 'postalCode' | 'country']: string;
+  [
+    K in 'name' | 'slug' | 'description' | 'vatNumber' | 'billingEmail' | 'companyName' | 'addressLine1' | 'addressLine2' | 'city' | 'postalCode' | 'country'
+  ]: string;
 } & { currency: Organization['currency']; overageEnabled: boolean };
 
 function draftOf(org: Organization): OrgDraft {
@@ -89,7 +91,9 @@ function OrganizationForm({ org }: { org: Organization }) {
       });
       setSaved(next);
       // The sidebar shows the organization's name from the sign-in answer; keep it in step.
-      useSession.setState((state) => (state.login ? { login: { ...state.login, orgs: state.login.orgs.map((item) => (item.id === next.id ? { ...item, name: next.name } : item)) } } : {}));
+      useSession.setState((state) =>
+        state.login ? { login: { ...state.login, orgs: state.login.orgs.map((item) => (item.id === next.id ? { ...item, name: next.name } : item)) } } : {},
+      );
       setDraft(draftOf(next));
       setSavedAt(next.updatedAt);
     } catch (caught) {
@@ -116,7 +120,11 @@ function OrganizationForm({ org }: { org: Organization }) {
             <input {...text('slug')} spellCheck={false} />
           </Field>
           <Field label="Currency" error={errors.currency} hint="For billing and as the default for shipping prices">
-            <select value={draft.currency} disabled={!canWrite} onChange={(event) => setDraft((current) => ({ ...current, currency: event.target.value as OrgDraft['currency'] }))}>
+            <select
+              value={draft.currency}
+              disabled={!canWrite}
+              onChange={(event) => setDraft((current) => ({ ...current, currency: event.target.value as OrgDraft['currency'] }))}
+            >
               {orgCurrencies.map((currency) => (
                 <option key={currency} value={currency}>
                   {currency}
@@ -154,7 +162,12 @@ function OrganizationForm({ org }: { org: Organization }) {
             <input {...text('city')} autoComplete="address-level2" />
           </Field>
           <Field label="Country" error={errors.country}>
-            <CountryPicker value={draft.country} placeholder="Not given" disabled={!canWrite} onChange={(country) => setDraft((current) => ({ ...current, country }))} />
+            <CountryPicker
+              value={draft.country}
+              placeholder="Not given"
+              disabled={!canWrite}
+              onChange={(country) => setDraft((current) => ({ ...current, country }))}
+            />
           </Field>
         </div>
       </fieldset>

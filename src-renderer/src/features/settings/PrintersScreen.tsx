@@ -78,7 +78,15 @@ export function PrintersScreen() {
   };
 
   const edit = (printer: Printer) =>
-    canWrite && editor.start(printer.id, () => ({ name: printer.name, driver: printer.driver, target: printer.target, format: printer.format, labelSize: printer.labelSize, isDefault: printer.isDefault }));
+    canWrite &&
+    editor.start(printer.id, () => ({
+      name: printer.name,
+      driver: printer.driver,
+      target: printer.target,
+      format: printer.format,
+      labelSize: printer.labelSize,
+      isDefault: printer.isDefault,
+    }));
 
   const columns: ColumnDef<Printer>[] = [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
@@ -113,7 +121,10 @@ export function PrintersScreen() {
     const body = { ...draft, name: draft.name.trim(), target: draft.target.trim() };
     // The same checks the server makes, so a wrong target is named at once, without a round trip.
     const problems = printerProblems(body);
-    if (problems.length > 0) throw new ApiError('VALIDATION_FAILED', problems[0]?.message ?? 'Check the printer', { details: problems.map((problem) => ({ path: `body.${problem.path.join('.')}`, message: problem.message })) });
+    if (problems.length > 0)
+      throw new ApiError('VALIDATION_FAILED', problems[0]?.message ?? 'Check the printer', {
+        details: problems.map((problem) => ({ path: `body.${problem.path.join('.')}`, message: problem.message })),
+      });
     if (editor.key === 'new') await client.call('printers.create', { params: { orgId }, body });
     else await client.call('printers.update', { params: { orgId, printerId: editor.key ?? '' }, body });
     editor.finish();
@@ -128,7 +139,20 @@ export function PrintersScreen() {
             <button type="button" onClick={() => setDiscovering(true)}>
               Find printers
             </button>
-            <button type="button" className="primary" onClick={() => editor.start('new', () => ({ name: '', driver: 'cups', target: '', format: 'pdf', labelSize: '100X150', isDefault: defaults.noDefaultYet('pdf') }))}>
+            <button
+              type="button"
+              className="primary"
+              onClick={() =>
+                editor.start('new', () => ({
+                  name: '',
+                  driver: 'cups',
+                  target: '',
+                  format: 'pdf',
+                  labelSize: '100X150',
+                  isDefault: defaults.noDefaultYet('pdf'),
+                }))
+              }
+            >
               New printer
             </button>
           </>
@@ -142,7 +166,15 @@ export function PrintersScreen() {
         </p>
       )}
       <ErrorNotice error={test.error?.caught} title={`The test label did not print on ${test.error?.printer ?? 'the printer'}`} />
-      <SettingsTable label="Printers" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No printers yet. Use “Find printers” to add one of this computer’s printers." />
+      <SettingsTable
+        label="Printers"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        empty="No printers yet. Use “Find printers” to add one of this computer’s printers."
+      />
 
       <Dialog title="Printers of this computer" open={discovering} onClose={() => setDiscovering(false)} wide>
         <DiscoveredPrinters configured={list.data?.data ?? []} noPdfDefaultYet={defaults.noDefaultYet('pdf')} onAdded={reload} />
@@ -150,7 +182,11 @@ export function PrintersScreen() {
 
       <Dialog title={editor.key === 'new' ? 'New printer' : `Edit ${editing?.name ?? 'printer'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
-          <EditorForm onSubmit={() => save(editor.draft as PrinterDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create printer' : 'Save changes'}>
+          <EditorForm
+            onSubmit={() => save(editor.draft as PrinterDraft)}
+            onCancel={editor.close}
+            submitLabel={editor.key === 'new' ? 'Create printer' : 'Save changes'}
+          >
             {(errors) => (
               <PrinterFields
                 draft={editor.draft as PrinterDraft}
@@ -224,7 +260,10 @@ function DiscoveredPrinters({ configured, noPdfDefaultYet, onAdded }: { configur
     setError(null);
     try {
       const isDefault = offerDefault && firstAsDefault;
-      await client.call('printers.create', { params: { orgId }, body: { name: printer.name, driver: 'cups', target: printer.target, format: 'pdf', labelSize: '100X150', isDefault } });
+      await client.call('printers.create', {
+        params: { orgId },
+        body: { name: printer.name, driver: 'cups', target: printer.target, format: 'pdf', labelSize: '100X150', isDefault },
+      });
       if (isDefault) setMadeDefault(printer.name);
       setAdded((current) => [...current, printer.target]);
       onAdded();
@@ -349,14 +388,25 @@ function PrinterFields({
           </select>
         </Field>
         <Field label={`${targetLabels[draft.driver].label} (required)`} error={errors.target} hint={targetLabels[draft.driver].hint} warning={queueWarning}>
-          <input value={draft.target} onChange={(event) => set('target', event.target.value)} spellCheck={false} list={draft.driver === 'cups' ? queueListId : undefined} />
+          <input
+            value={draft.target}
+            onChange={(event) => set('target', event.target.value)}
+            spellCheck={false}
+            list={draft.driver === 'cups' ? queueListId : undefined}
+          />
         </Field>
         {draft.driver === 'cups' && (
           <datalist id={queueListId}>
-            {queueNames?.map((name) => <option key={name} value={name} />)}
+            {queueNames?.map((name) => (
+              <option key={name} value={name} />
+            ))}
           </datalist>
         )}
-        <Field label="Format" error={errors.format} hint={draft.driver === 'raw' ? 'Network label printers take ZPL' : 'PDF for office printers, ZPL for thermal label printers'}>
+        <Field
+          label="Format"
+          error={errors.format}
+          hint={draft.driver === 'raw' ? 'Network label printers take ZPL' : 'PDF for office printers, ZPL for thermal label printers'}
+        >
           <select value={draft.format} onChange={(event) => onChange((current) => withFormat(current, event.target.value as DocumentFormat))}>
             {documentFormats.map((format) => (
               <option key={format} value={format} disabled={draft.driver === 'raw' && format !== 'zpl'}>
@@ -379,7 +429,11 @@ function PrinterFields({
         label={`Default printer for ${draft.format.toUpperCase()}`}
         checked={draft.isDefault}
         onChange={(isDefault) => set('isDefault', isDefault)}
-        hint={noDefaultYet(draft.format) ? `There is no default ${draft.format.toUpperCase()} printer yet; prints that name no printer, such as a rule’s, go to the default` : 'Moves the mark from the current default'}
+        hint={
+          noDefaultYet(draft.format)
+            ? `There is no default ${draft.format.toUpperCase()} printer yet; prints that name no printer, such as a rule’s, go to the default`
+            : 'Moves the mark from the current default'
+        }
       />
     </>
   );

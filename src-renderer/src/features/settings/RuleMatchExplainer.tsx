@@ -16,7 +16,13 @@ type MatchBody = BodyOf<OperationById<'shippingRules.match'>>;
  * "Why this rule?": the destination, weight and order total of an imagined shipment, and the rules
  * that would fit it, best first, each with the condition that made it fit.
  */
-export function RuleMatchExplainer({ defaultCurrency, rules }: { defaultCurrency: string; /** The rules as last read: a change asks again. */ rules: unknown }) {
+export function RuleMatchExplainer({
+  defaultCurrency,
+  rules,
+}: {
+  defaultCurrency: string;
+  /** The rules as last read: a change asks again. */ rules: unknown;
+}) {
   const orgId = useOrgId();
   const [form, setForm] = useState({ countryCode: '', weight: '', weightUnit: 'kg' as WeightUnit, orderTotal: '', currency: '' });
   const [answer, setAnswer] = useState<{ matches: MatchAnswer['matches']; asked: string } | null>(null);
@@ -50,8 +56,13 @@ export function RuleMatchExplainer({ defaultCurrency, rules }: { defaultCurrency
       if (weight === undefined || !Number.isFinite(weight)) throw invalid('weight', 'Enter the parcel weight');
       const orderTotal = numberOrUndefined(form.orderTotal);
       if (orderTotal !== undefined && !Number.isFinite(orderTotal)) throw invalid('orderTotal', 'Enter a number, or leave it empty');
-      const currency = orderTotal === undefined ? undefined : (form.currency.trim().toUpperCase() || defaultCurrency);
-      const body: MatchBody = { countryCode: form.countryCode, weight, weightUnit: form.weightUnit, ...(orderTotal === undefined ? {} : { orderTotal, currency }) };
+      const currency = orderTotal === undefined ? undefined : form.currency.trim().toUpperCase() || defaultCurrency;
+      const body: MatchBody = {
+        countryCode: form.countryCode,
+        weight,
+        weightUnit: form.weightUnit,
+        ...(orderTotal === undefined ? {} : { orderTotal, currency }),
+      };
       lastQuestion.current = null;
       const result = await client.call('shippingRules.match', { params: { orgId }, body });
       const total = orderTotal === undefined ? 'no order total' : `an order total of ${formatMoney(orderTotal, currency ?? defaultCurrency)}`;

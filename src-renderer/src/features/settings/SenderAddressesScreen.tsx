@@ -74,7 +74,11 @@ export function SenderAddressesScreen() {
   const columns: ColumnDef<SenderAddress>[] = [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
     { id: 'contact', header: 'Contact', cell: ({ row }) => row.original.attContact || '—' },
-    { id: 'address', header: 'Address', cell: ({ row }) => `${row.original.address1}${row.original.address2 ? `, ${row.original.address2}` : ''}, ${row.original.zipcode} ${row.original.city}` },
+    {
+      id: 'address',
+      header: 'Address',
+      cell: ({ row }) => `${row.original.address1}${row.original.address2 ? `, ${row.original.address2}` : ''}, ${row.original.zipcode} ${row.original.city}`,
+    },
     { id: 'country', header: 'Country', cell: ({ row }) => countryName(row.original.countryCode) },
     { id: 'phone', header: 'Phone', cell: ({ row }) => row.original.phone || '—' },
     { id: 'email', header: 'Email', cell: ({ row }) => row.original.email || '—' },
@@ -98,15 +102,25 @@ export function SenderAddressesScreen() {
           </button>
         )}
       </PageHeader>
-      <p className="lead">
-        The addresses parcels are sent from. Each carrier and shipping rule names one.
-      </p>
+      <p className="lead">The addresses parcels are sent from. Each carrier and shipping rule names one.</p>
       {!canWrite && <ReadOnlyNote what="sender addresses" />}
-      <SettingsTable label="Sender addresses" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No sender addresses yet. Add the warehouse address first: carriers and rules need one." />
+      <SettingsTable
+        label="Sender addresses"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        empty="No sender addresses yet. Add the warehouse address first: carriers and rules need one."
+      />
 
       <Dialog title={editor.key === 'new' ? 'New sender address' : `Edit ${editing?.name ?? 'sender address'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
-          <EditorForm onSubmit={() => save(editor.draft as AddressDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create sender address' : 'Save changes'}>
+          <EditorForm
+            onSubmit={() => save(editor.draft as AddressDraft)}
+            onCancel={editor.close}
+            submitLabel={editor.key === 'new' ? 'Create sender address' : 'Save changes'}
+          >
             {(errors) => <AddressFields draft={editor.draft as AddressDraft} onChange={(update) => editor.setDraft(update)} errors={errors} />}
           </EditorForm>
         )}
@@ -123,7 +137,15 @@ export function SenderAddressesScreen() {
   );
 }
 
-function AddressFields({ draft, onChange, errors }: { draft: AddressDraft; onChange: (update: (draft: AddressDraft) => AddressDraft) => void; errors: Record<string, string> }) {
+function AddressFields({
+  draft,
+  onChange,
+  errors,
+}: {
+  draft: AddressDraft;
+  onChange: (update: (draft: AddressDraft) => AddressDraft) => void;
+  errors: Record<string, string>;
+}) {
   const text = (key: keyof AddressDraft) => ({
     value: draft[key],
     onChange: (event: { target: { value: string } }) => {

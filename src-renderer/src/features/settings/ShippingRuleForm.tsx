@@ -122,7 +122,9 @@ export function ShippingRuleFields({
   );
   const product = products.data?.find((item) => item.productId === draft.productId);
   const set = <K extends keyof RuleDraft>(key: K, value: RuleDraft[K]) => onChange((current) => ({ ...current, [key]: value }));
-  const flag = (key: Flag, label: string, hint?: string) => <CheckboxField label={label} checked={draft[key]} onChange={(checked) => set(key, checked)} hint={hint} />;
+  const flag = (key: Flag, label: string, hint?: string) => (
+    <CheckboxField label={label} checked={draft[key]} onChange={(checked) => set(key, checked)} hint={hint} />
+  );
 
   const chooseCarrier = (carrierId: string) =>
     onChange((current) => {
@@ -138,17 +140,18 @@ export function ShippingRuleFields({
   const toggleService = (serviceId: string, on: boolean) =>
     onChange((current) => ({ ...current, services: on ? [...current.services, serviceId] : current.services.filter((item) => item !== serviceId) }));
 
-
   const printerSelect = (key: 'labelPrinterId' | 'documentPrinterId', label: string) => (
     <Field label={label} error={errors[key]} hint={choices.printers === null ? 'Printers could not be listed; the current choice is kept.' : undefined}>
       <select value={draft[key]} onChange={(event) => set(key, event.target.value)} disabled={choices.printers === null}>
         <option value="">The default printer for the format</option>
         {/* Papers are A4 PDFs: only PDF printers take them (the server refuses others too). */}
-        {(choices.printers ?? []).filter((printer) => key === 'labelPrinterId' || printer.format === 'pdf').map((printer) => (
-          <option key={printer.id} value={printer.id}>
-            {printer.name} ({printer.format.toUpperCase()}, {printer.labelSize})
-          </option>
-        ))}
+        {(choices.printers ?? [])
+          .filter((printer) => key === 'labelPrinterId' || printer.format === 'pdf')
+          .map((printer) => (
+            <option key={printer.id} value={printer.id}>
+              {printer.name} ({printer.format.toUpperCase()}, {printer.labelSize})
+            </option>
+          ))}
         {choices.printers === null && draft[key] && <option value={draft[key]}>The printer chosen before</option>}
       </select>
     </Field>
@@ -237,7 +240,12 @@ export function ShippingRuleFields({
         <CountriesPicker value={draft.receivingCountries} onChange={(codes) => set('receivingCountries', codes)} />
       </Field>
 
-      <ConditionsEditor conditions={draft.conditions} onChange={(update) => onChange((current) => ({ ...current, conditions: update(current.conditions) }))} errors={errors} defaultCurrency={choices.defaultCurrency} />
+      <ConditionsEditor
+        conditions={draft.conditions}
+        onChange={(update) => onChange((current) => ({ ...current, conditions: update(current.conditions) }))}
+        errors={errors}
+        defaultCurrency={choices.defaultCurrency}
+      />
 
       <div className="grid-2">
         <fieldset>

@@ -8,7 +8,20 @@ import { useOrgId } from '../../lib/session';
 import { describeCondition } from './conditions';
 import { RuleMatchExplainer } from './RuleMatchExplainer';
 import { ShippingRuleFields, blankRule, ruleBody, ruleDraftOf, type RuleDraft } from './ShippingRuleForm';
-import { EditorForm, ListError, PageHeader, ReadOnlyNote, SETTINGS_PAGE_SIZE, countryName, useCanWrite, useConfirmTarget, useEditor, editDeleteColumn, SettingsTable, DeleteConfirmDialog } from './shared';
+import {
+  EditorForm,
+  ListError,
+  PageHeader,
+  ReadOnlyNote,
+  SETTINGS_PAGE_SIZE,
+  countryName,
+  useCanWrite,
+  useConfirmTarget,
+  useEditor,
+  editDeleteColumn,
+  SettingsTable,
+  DeleteConfirmDialog,
+} from './shared';
 
 function countriesSummary(codes: string[]): string {
   if (codes.includes('*')) return 'All countries';
@@ -66,17 +79,39 @@ export function ShippingRulesScreen() {
           </button>
         )}
       </PageHeader>
-      <p className="lead">Rules pick the carrier, product and sender for a shipment from its destination, weight and order total. A carrier chosen by hand always wins.</p>
+      <p className="lead">
+        Rules pick the carrier, product and sender for a shipment from its destination, weight and order total. A carrier chosen by hand always wins.
+      </p>
       {!canWrite && <ReadOnlyNote what="shipping rules" />}
-      <SettingsTable label="Shipping rules" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No shipping rules yet. Without rules, every shipment needs its carrier chosen by hand." />
+      <SettingsTable
+        label="Shipping rules"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        empty="No shipping rules yet. Without rules, every shipment needs its carrier chosen by hand."
+      />
 
       {/* The match only asks (read:shipping_rules), so every role may try it. */}
       <RuleMatchExplainer defaultCurrency={defaultCurrency} rules={list.data} />
 
       <Dialog title={editor.key === 'new' ? 'New shipping rule' : `Edit ${editing?.name ?? 'shipping rule'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
-          <EditorForm onSubmit={() => save(editor.draft as RuleDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create shipping rule' : 'Save changes'}>
-            {(errors) => <RuleFormWithChoices draft={editor.draft as RuleDraft} onChange={editor.setDraft} errors={errors} ruleId={editor.key === 'new' ? null : editor.key} defaultCurrency={defaultCurrency} />}
+          <EditorForm
+            onSubmit={() => save(editor.draft as RuleDraft)}
+            onCancel={editor.close}
+            submitLabel={editor.key === 'new' ? 'Create shipping rule' : 'Save changes'}
+          >
+            {(errors) => (
+              <RuleFormWithChoices
+                draft={editor.draft as RuleDraft}
+                onChange={editor.setDraft}
+                errors={errors}
+                ruleId={editor.key === 'new' ? null : editor.key}
+                defaultCurrency={defaultCurrency}
+              />
+            )}
           </EditorForm>
         )}
       </Dialog>
@@ -93,24 +128,27 @@ export function ShippingRulesScreen() {
 }
 
 /** The choices the rule form offers, loaded when the dialog opens. */
-function RuleFormWithChoices(props: { draft: RuleDraft; onChange: (update: (draft: RuleDraft) => RuleDraft) => void; errors: Record<string, string>; ruleId: string | null; defaultCurrency: string }) {
+function RuleFormWithChoices(props: {
+  draft: RuleDraft;
+  onChange: (update: (draft: RuleDraft) => RuleDraft) => void;
+  errors: Record<string, string>;
+  ruleId: string | null;
+  defaultCurrency: string;
+}) {
   const orgId = useOrgId();
-  const choices = useLoad(
-    async () => {
-      const [carriers, addresses, rules, printers] = await Promise.all([
-        client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }),
-        client.call('senderAddresses.list', { params: { orgId }, query: { limit: 100 } }),
-        client.call('shippingRules.list', { params: { orgId }, query: { limit: 100 } }),
-        // Printing may not be set up on this installation; the rule can still be saved without it.
-        client.call('printers.list', { params: { orgId }, query: { limit: 100 } }).then(
-          (page) => page.data,
-          () => null,
-        ),
-      ]);
-      return { carriers: carriers.data, addresses: addresses.data, rules: rules.data.map((rule) => ({ id: rule.id, name: rule.name })), printers };
-    },
-    orgId,
-  );
+  const choices = useLoad(async () => {
+    const [carriers, addresses, rules, printers] = await Promise.all([
+      client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }),
+      client.call('senderAddresses.list', { params: { orgId }, query: { limit: 100 } }),
+      client.call('shippingRules.list', { params: { orgId }, query: { limit: 100 } }),
+      // Printing may not be set up on this installation; the rule can still be saved without it.
+      client.call('printers.list', { params: { orgId }, query: { limit: 100 } }).then(
+        (page) => page.data,
+        () => null,
+      ),
+    ]);
+    return { carriers: carriers.data, addresses: addresses.data, rules: rules.data.map((rule) => ({ id: rule.id, name: rule.name })), printers };
+  }, orgId);
   if (choices.error) return <ListError error={choices.error} onRetry={choices.reload} />;
   if (!choices.data) return <p className="loading">Loading carriers and addresses…</p>;
   return <ShippingRuleFields {...props} choices={{ ...choices.data, defaultCurrency: props.defaultCurrency }} />;

@@ -8,7 +8,19 @@ import { client, useLoad } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { SetMemberPasswordDialog } from '../auth/PasswordDialogs';
 import { useOrgId, useSession } from '../../lib/session';
-import { ConfirmDialog, EditorForm, PageHeader, ReadOnlyNote, RowActions, SETTINGS_PAGE_SIZE, SettingsTable, useCanWrite, useConfirmTarget, useEditor, useRole } from './shared';
+import {
+  ConfirmDialog,
+  EditorForm,
+  PageHeader,
+  ReadOnlyNote,
+  RowActions,
+  SETTINGS_PAGE_SIZE,
+  SettingsTable,
+  useCanWrite,
+  useConfirmTarget,
+  useEditor,
+  useRole,
+} from './shared';
 
 interface MemberDraft {
   email: string;
@@ -45,8 +57,7 @@ export function TeamMembersScreen() {
   const everyoneShown = (list.data?.total ?? 0) <= members.length;
   const soleOwner = (member: Member) => member.role === 'owner' && everyoneShown && members.filter((other) => other.role === 'owner').length === 1;
 
-  const edit = (member: Member) =>
-    canWrite && editor.start(member.id, () => ({ email: member.email, name: member.name, role: member.role, password: '' }));
+  const edit = (member: Member) => canWrite && editor.start(member.id, () => ({ email: member.email, name: member.name, role: member.role, password: '' }));
 
   const columns: ColumnDef<Member>[] = [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
@@ -85,7 +96,12 @@ export function TeamMembersScreen() {
       const name = draft.name.trim();
       await client.call('members.create', {
         params: { orgId },
-        body: { email: draft.email.trim(), role: draft.role as AssignableRole, ...(name ? { name } : {}), ...(draft.password ? { password: draft.password } : {}) },
+        body: {
+          email: draft.email.trim(),
+          role: draft.role as AssignableRole,
+          ...(name ? { name } : {}),
+          ...(draft.password ? { password: draft.password } : {}),
+        },
       });
     } else {
       // An owner's role, and one's own, are not changed here (the server refuses both).
@@ -95,7 +111,8 @@ export function TeamMembersScreen() {
         body: { name: draft.name.trim(), ...(keepRole ? {} : { role: draft.role as AssignableRole }) },
       });
       // The sidebar shows one's own name from the sign-in answer; keep it in step, as for the organization's.
-      if (saved.id === myUserId) useSession.setState((state) => (state.login ? { login: { ...state.login, user: { ...state.login.user, name: saved.name } } } : {}));
+      if (saved.id === myUserId)
+        useSession.setState((state) => (state.login ? { login: { ...state.login, user: { ...state.login.user, name: saved.name } } } : {}));
     }
     editor.finish();
     list.reload();
@@ -117,18 +134,36 @@ export function TeamMembersScreen() {
           {passwordSet}
         </p>
       )}
-      <SettingsTable label="Team members" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No team members." />
+      <SettingsTable
+        label="Team members"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        empty="No team members."
+      />
 
       <Dialog title={editor.key === 'new' ? 'Add a team member' : `Edit ${editing?.name ?? 'team member'}`} open={editor.open} onClose={editor.close}>
         {editor.draft && (
-          <EditorForm onSubmit={() => save(editor.draft as MemberDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Add member' : 'Save changes'}>
+          <EditorForm
+            onSubmit={() => save(editor.draft as MemberDraft)}
+            onCancel={editor.close}
+            submitLabel={editor.key === 'new' ? 'Add member' : 'Save changes'}
+          >
             {(errors) => (
               <MemberFields
                 draft={editor.draft as MemberDraft}
                 onChange={editor.setDraft}
                 errors={errors}
                 isNew={editor.key === 'new'}
-                fixedRole={editing?.role === 'owner' ? 'The organization’s owner keeps that role.' : editor.key === myUserId ? 'You cannot change your own role.' : undefined}
+                fixedRole={
+                  editing?.role === 'owner'
+                    ? 'The organization’s owner keeps that role.'
+                    : editor.key === myUserId
+                      ? 'You cannot change your own role.'
+                      : undefined
+                }
               />
             )}
           </EditorForm>
@@ -146,7 +181,8 @@ export function TeamMembersScreen() {
         title="Remove team member"
         message={
           <p>
-            Remove <strong>{remove.target?.name}</strong> ({remove.target?.email}) from this organization? They can no longer log in to it, and the API tokens they made for it stop working.
+            Remove <strong>{remove.target?.name}</strong> ({remove.target?.email}) from this organization? They can no longer log in to it, and the API tokens
+            they made for it stop working.
           </p>
         }
         confirmLabel="Remove member"
@@ -184,7 +220,11 @@ function MemberFields({
           <input type="email" value={draft.email} onChange={(event) => set('email', event.target.value)} autoComplete="off" autoFocus />
         </Field>
       )}
-      <Field label={isNew ? 'Name' : 'Name (required)'} error={errors.name} hint={isNew ? 'Needed for someone new to Shipdesk' : 'Shown in every organization they belong to'}>
+      <Field
+        label={isNew ? 'Name' : 'Name (required)'}
+        error={errors.name}
+        hint={isNew ? 'Needed for someone new to Shipdesk' : 'Shown in every organization they belong to'}
+      >
         <input value={draft.name} onChange={(event) => set('name', event.target.value)} maxLength={200} />
       </Field>
       <Field label="Role" error={errors.role} hint={fixedRole ?? 'You can give only a role whose rights you have yourself'}>
@@ -197,7 +237,11 @@ function MemberFields({
         </select>
       </Field>
       {isNew && (
-        <Field label="Password" error={errors.password} hint="At least 8 characters, for someone new to Shipdesk. Leave empty for someone who already has a Shipdesk login: they keep theirs.">
+        <Field
+          label="Password"
+          error={errors.password}
+          hint="At least 8 characters, for someone new to Shipdesk. Leave empty for someone who already has a Shipdesk login: they keep theirs."
+        >
           <input type="password" value={draft.password} onChange={(event) => set('password', event.target.value)} autoComplete="new-password" />
         </Field>
       )}

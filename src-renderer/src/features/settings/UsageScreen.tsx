@@ -35,12 +35,26 @@ export function UsageScreen() {
         </button>
       </PageHeader>
       <ListError error={usage.error} onRetry={usage.reload} />
-      {usage.data ? <UsageChart usage={usage.data} currency={currency} plan={org.data?.plan} overageEnabled={org.data?.overageEnabled} /> : !usage.error && <p className="loading">Loading…</p>}
+      {usage.data ? (
+        <UsageChart usage={usage.data} currency={currency} plan={org.data?.plan} overageEnabled={org.data?.overageEnabled} />
+      ) : (
+        !usage.error && <p className="loading">Loading…</p>
+      )}
     </div>
   );
 }
 
-function UsageChart({ usage, currency, plan, overageEnabled }: { usage: Usage; currency: string; plan: string | undefined; overageEnabled: boolean | undefined }) {
+function UsageChart({
+  usage,
+  currency,
+  plan,
+  overageEnabled,
+}: {
+  usage: Usage;
+  currency: string;
+  plan: string | undefined;
+  overageEnabled: boolean | undefined;
+}) {
   const { shipments } = usage;
   return (
     <>
@@ -120,9 +134,7 @@ function ShipmentsBar({ used, included, overage }: { used: number; included: num
   const scale = unlimited ? Math.max(used, 1) : Math.max(included, used, 1);
   const withinPlan = unlimited ? used : Math.min(used, included);
   const beyond = unlimited ? 0 : Math.max(0, used - included);
-  const name = unlimited
-    ? `Shipments: ${used}, unlimited`
-    : `Shipments: ${used} of ${included} included${overage > 0 ? `, ${overage} over` : ''}`;
+  const name = unlimited ? `Shipments: ${used}, unlimited` : `Shipments: ${used} of ${included} included${overage > 0 ? `, ${overage} over` : ''}`;
   return (
     <div className="usage-row usage-row-large">
       <span className="usage-label" aria-hidden="true">

@@ -22,7 +22,10 @@ export function WebhookCallsDialog({ webhook, onClose, canWrite }: { webhook: We
 
 function WebhookCalls({ webhook, canWrite }: { webhook: Webhook; canWrite: boolean }) {
   const orgId = useOrgId();
-  const calls = useLoad(() => client.call('webhooks.deliveries', { params: { orgId, webhookId: webhook.id }, query: { limit: SHOWN } }), `${orgId}:${webhook.id}`);
+  const calls = useLoad(
+    () => client.call('webhooks.deliveries', { params: { orgId, webhookId: webhook.id }, query: { limit: SHOWN } }),
+    `${orgId}:${webhook.id}`,
+  );
   const [testing, setTesting] = useState(false);
   const [tested, setTested] = useState<WebhookDelivery | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -79,12 +82,18 @@ function WebhookCalls({ webhook, canWrite }: { webhook: Webhook; canWrite: boole
                   </td>
                   <td>{call.event}</td>
                   <td className="numeric">{call.attempt}</td>
-                  <td className="wrap">{call.success ? `${call.statusCode ?? ''} OK` : (call.error ?? (call.statusCode === null ? 'Waiting' : `Answered ${call.statusCode}`))}</td>
+                  <td className="wrap">
+                    {call.success ? `${call.statusCode ?? ''} OK` : (call.error ?? (call.statusCode === null ? 'Waiting' : `Answered ${call.statusCode}`))}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {calls.data.total > SHOWN && <p className="muted">The newest {SHOWN} of {calls.data.total} calls.</p>}
+          {calls.data.total > SHOWN && (
+            <p className="muted">
+              The newest {SHOWN} of {calls.data.total} calls.
+            </p>
+          )}
         </div>
       )}
     </div>

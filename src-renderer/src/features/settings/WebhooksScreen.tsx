@@ -56,7 +56,13 @@ export function WebhooksScreen() {
   const editing = list.data?.data.find((webhook) => webhook.id === editor.key);
 
   const edit = (webhook: Webhook) =>
-    canWrite && editor.start(webhook.id, () => ({ name: webhook.name, url: webhook.url, events: webhook.events.filter((event): event is EventType => (eventTypes as readonly string[]).includes(event)), isActive: webhook.isActive }));
+    canWrite &&
+    editor.start(webhook.id, () => ({
+      name: webhook.name,
+      url: webhook.url,
+      events: webhook.events.filter((event): event is EventType => (eventTypes as readonly string[]).includes(event)),
+      isActive: webhook.isActive,
+    }));
 
   const columns: ColumnDef<Webhook>[] = [
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
@@ -102,13 +108,27 @@ export function WebhooksScreen() {
           </button>
         )}
       </PageHeader>
-      <p className="lead">Shipdesk tells other systems about changes by calling their address, signed with the webhook’s secret. Failed calls are retried for six hours.</p>
+      <p className="lead">
+        Shipdesk tells other systems about changes by calling their address, signed with the webhook’s secret. Failed calls are retried for six hours.
+      </p>
       {!canWrite && <ReadOnlyNote what="webhooks" />}
-      <SettingsTable label="Webhooks" columns={columns} list={list} page={page} onPageChange={setPage} onOpen={canWrite ? edit : undefined} empty="No webhooks." />
+      <SettingsTable
+        label="Webhooks"
+        columns={columns}
+        list={list}
+        page={page}
+        onPageChange={setPage}
+        onOpen={canWrite ? edit : undefined}
+        empty="No webhooks."
+      />
 
       <Dialog title={editor.key === 'new' ? 'New webhook' : `Edit ${editing?.name ?? 'webhook'}`} open={editor.open} onClose={editor.close} wide>
         {editor.draft && (
-          <EditorForm onSubmit={() => save(editor.draft as WebhookDraft)} onCancel={editor.close} submitLabel={editor.key === 'new' ? 'Create webhook' : 'Save changes'}>
+          <EditorForm
+            onSubmit={() => save(editor.draft as WebhookDraft)}
+            onCancel={editor.close}
+            submitLabel={editor.key === 'new' ? 'Create webhook' : 'Save changes'}
+          >
             {(errors) => (
               <>
                 <WebhookFields draft={editor.draft as WebhookDraft} onChange={editor.setDraft} errors={errors} />
@@ -123,8 +143,8 @@ export function WebhooksScreen() {
         {created && (
           <div>
             <p>
-              Use this secret to check the <code>Shipdesk-Signature</code> header of each call to <strong>{created.name}</strong>. You can see it again by editing
-              the webhook.
+              Use this secret to check the <code>Shipdesk-Signature</code> header of each call to <strong>{created.name}</strong>. You can see it again by
+              editing the webhook.
             </p>
             <SecretField label="Signing secret" value={created.secret} />
             <div className="form-actions">
@@ -158,7 +178,15 @@ function WebhookSecret({ webhookId }: { webhookId: string }) {
   return <SecretField label="Signing secret" value={webhook.data.secret} />;
 }
 
-function WebhookFields({ draft, onChange, errors }: { draft: WebhookDraft; onChange: (update: (draft: WebhookDraft) => WebhookDraft) => void; errors: Record<string, string> }) {
+function WebhookFields({
+  draft,
+  onChange,
+  errors,
+}: {
+  draft: WebhookDraft;
+  onChange: (update: (draft: WebhookDraft) => WebhookDraft) => void;
+  errors: Record<string, string>;
+}) {
   const toggle = (event: EventType, on: boolean) =>
     onChange((current) => ({ ...current, events: on ? [...current.events, event] : current.events.filter((item) => item !== event) }));
   const all = draft.events.length === eventTypes.length;
@@ -190,7 +218,12 @@ function WebhookFields({ draft, onChange, errors }: { draft: WebhookDraft; onCha
         </div>
         {eventsError && <small className="field-error">{eventsError}</small>}
       </fieldset>
-      <CheckboxField label="Active" checked={draft.isActive} onChange={(isActive) => onChange((current) => ({ ...current, isActive }))} hint="A paused webhook keeps its settings but is not called" />
+      <CheckboxField
+        label="Active"
+        checked={draft.isActive}
+        onChange={(isActive) => onChange((current) => ({ ...current, isActive }))}
+        hint="A paused webhook keeps its settings but is not called"
+      />
       {errors.isActive && <small className="field-error">{errors.isActive}</small>}
     </>
   );

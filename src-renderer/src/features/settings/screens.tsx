@@ -12,7 +12,12 @@ import { WebhooksScreen } from './WebhooksScreen';
 
 /** In the order they are set up: an address, where orders come from, a carrier, rules, printers; then the rest. */
 export const settingsScreens: Screen[] = [
-  { path: '/settings/sender-addresses', title: 'Sender addresses', nav: { label: 'Sender addresses', section: 'Settings' }, render: () => <SenderAddressesScreen /> },
+  {
+    path: '/settings/sender-addresses',
+    title: 'Sender addresses',
+    nav: { label: 'Sender addresses', section: 'Settings' },
+    render: () => <SenderAddressesScreen />,
+  },
   { path: '/settings/order-channels', title: 'Order channels', nav: { label: 'Order channels', section: 'Settings' }, render: () => <OrderChannelsScreen /> },
   { path: '/settings/carriers', title: 'Carriers', nav: { label: 'Carriers', section: 'Settings' }, render: () => <CarriersScreen /> },
   { path: '/settings/shipping-rules', title: 'Shipping rules', nav: { label: 'Shipping rules', section: 'Settings' }, render: () => <ShippingRulesScreen /> },

@@ -59,7 +59,11 @@ export function plainMessage(message: string): string {
   if (/^Invalid email/.test(message)) return 'Enter an email address, e.g. name@example.com';
   if (/^Must be an upper-case ISO 3166-1 alpha-2 country code/.test(message)) return 'Choose a country (two-letter code such as DK)';
   if (/^Must be an upper-case ISO 4217 currency code/.test(message)) return 'Enter a three-letter currency code such as DKK';
-  if (/^Invalid option: expected one of/.test(message)) return `Choose one of ${message.replace(/^Invalid option: expected one of /, '').replaceAll('|', ', ').replaceAll('"', '')}`;
+  if (/^Invalid option: expected one of/.test(message))
+    return `Choose one of ${message
+      .replace(/^Invalid option: expected one of /, '')
+      .replaceAll('|', ', ')
+      .replaceAll('"', '')}`;
   const atLeast = /^Too small: expected number to be >=?(-?[\d.]+)/.exec(message);
   if (atLeast) return `Must be at least ${atLeast[1]}`;
   const atMost = /^Too big: expected number to be <=?(-?[\d.]+)/.exec(message);
@@ -112,7 +116,9 @@ export function EditorForm({
   const form = useRef<HTMLFormElement>(null);
   // The dialog focuses its close button when it opens (after this mounts); start in the first field instead.
   useEffect(() => {
-    const frame = requestAnimationFrame(() => form.current?.querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea')?.focus());
+    const frame = requestAnimationFrame(() =>
+      form.current?.querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea')?.focus(),
+    );
     return () => cancelAnimationFrame(frame);
   }, []);
   useEffect(() => {
@@ -313,11 +319,30 @@ export function countryName(code: string | null | undefined): string {
 }
 
 /** A labelled checkbox with an optional line of explanation. */
-export function CheckboxField({ label, checked, onChange, hint, disabled }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string; disabled?: boolean }) {
+export function CheckboxField({
+  label,
+  checked,
+  onChange,
+  hint,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: string;
+  disabled?: boolean;
+}) {
   const id = useId();
   return (
     <div className="checkbox-field">
-      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
       <label htmlFor={id}>{label}</label>
       {hint && (
         <small id={`${id}-hint`} className="hint">

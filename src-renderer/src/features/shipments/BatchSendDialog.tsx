@@ -31,8 +31,8 @@ export function BatchSendDialog({
         {idle && (
           <>
             <p>
-              Book {selection.length} selected shipment{selection.length === 1 ? '' : 's'} with their carriers. Shipments that cannot be sent are
-              listed afterwards with the reason; the others still go.
+              Book {selection.length} selected shipment{selection.length === 1 ? '' : 's'} with their carriers. Shipments that cannot be sent are listed
+              afterwards with the reason; the others still go.
             </p>
             <div className="form-actions">
               <button type="button" onClick={onClose}>

@@ -34,7 +34,9 @@ export function LabelPreviewDialog({
 }) {
   return (
     <Dialog title={document ? documentTitle(document) : 'Preview'} open={open && document !== null} onClose={onClose} wide>
-      {document && <Preview orgId={orgId} shipmentId={shipmentId} document={document} voided={voided} onPrint={onPrint && !voided ? () => onPrint(document) : undefined} />}
+      {document && (
+        <Preview orgId={orgId} shipmentId={shipmentId} document={document} voided={voided} onPrint={onPrint && !voided ? () => onPrint(document) : undefined} />
+      )}
     </Dialog>
   );
 }
@@ -119,8 +121,8 @@ function Preview({
       )}
       {document.format === 'zpl' && file && !url && drawnFailed && (
         <p className="notice">
-          This is a ZPL label ({size.width} × {size.height} mm) made by the carrier: a program for a thermal label printer, which draws it. Print it
-          on a ZPL printer; it cannot be shown as a picture here.
+          This is a ZPL label ({size.width} × {size.height} mm) made by the carrier: a program for a thermal label printer, which draws it. Print it on a ZPL
+          printer; it cannot be shown as a picture here.
         </p>
       )}
       {document.format === 'zpl' && file && (
@@ -132,8 +134,8 @@ function Preview({
         </details>
       )}
       <p className="muted">
-        Shown at {size.width} × {size.height} mm. If it looks larger or smaller than a real label, your screen scaling differs from 96 dpi; the
-        print is not affected.
+        Shown at {size.width} × {size.height} mm. If it looks larger or smaller than a real label, your screen scaling differs from 96 dpi; the print is not
+        affected.
       </p>
       <div className="form-actions sticky">
         <button type="button" disabled={!file} ref={downloadButton} onClick={() => file && saveFile(voided ? voidFile(file, fileName) : file, fileName)}>

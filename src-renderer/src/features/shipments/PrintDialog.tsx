@@ -87,7 +87,11 @@ function PrintPanel({
     () =>
       onPush('print.progress', (event) => {
         if (event.orgId !== orgId) return;
-        setJobs((current) => current.map((job) => (job.id === event.printJobId ? { ...job, status: event.state, error: event.state === 'failed' ? (event.message ?? job.error) : job.error } : job)));
+        setJobs((current) =>
+          current.map((job) =>
+            job.id === event.printJobId ? { ...job, status: event.state, error: event.state === 'failed' ? (event.message ?? job.error) : job.error } : job,
+          ),
+        );
       }),
     [orgId],
   );

@@ -123,10 +123,7 @@ export function ShipmentActions({
         onConfirm={createReturn}
         onCancel={() => setConfirm(null)}
         message={
-          <p>
-            A return shipment back to the warehouse is booked with the carrier right away, and the carrier may charge for it. Its label is made
-            at once.
-          </p>
+          <p>A return shipment back to the warehouse is booked with the carrier right away, and the carrier may charge for it. Its label is made at once.</p>
         }
       />
       <ConfirmDialog

@@ -91,7 +91,12 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
       )}
       <ErrorsCard shipment={shipment} />
       <div className="grid-2">
-        <FactsCard shipment={shipment} carrierName={carrier.data?.name ?? carrierId} product={product} orderNumber={order.data?.id === orderId ? order.data?.orderNumber : undefined} />
+        <FactsCard
+          shipment={shipment}
+          carrierName={carrier.data?.name ?? carrierId}
+          product={product}
+          orderNumber={order.data?.id === orderId ? order.data?.orderNumber : undefined}
+        />
         <TrackingCard shipment={shipment} />
       </div>
       <DocumentsCard orgId={orgId} shipment={shipment} onPrinted={() => onChanged(null)} />

@@ -167,7 +167,15 @@ export function PartiesCard({ shipment }: { shipment: Shipment }) {
   );
 }
 
-export function ParcelsCard({ shipment, onSplit, onBatchSplit }: { shipment: Shipment; onSplit?: (parcelId: string) => void; onBatchSplit?: (parcelId: string) => void }) {
+export function ParcelsCard({
+  shipment,
+  onSplit,
+  onBatchSplit,
+}: {
+  shipment: Shipment;
+  onSplit?: (parcelId: string) => void;
+  onBatchSplit?: (parcelId: string) => void;
+}) {
   return (
     <section className="card" aria-labelledby="parcels-title">
       <h2 id="parcels-title">Parcels</h2>
@@ -240,8 +248,7 @@ export function ActivitiesCard({ shipment }: { shipment: Shipment }) {
       <ol className="activities">
         {[...shipment.activities].reverse().map((activity) => (
           <li key={activity.id}>
-            <time dateTime={activity.createdAt}>{formatDateTime(activity.createdAt)}</time> <strong>{humanize(activity.action)}</strong>{' '}
-            {activity.description}
+            <time dateTime={activity.createdAt}>{formatDateTime(activity.createdAt)}</time> <strong>{humanize(activity.action)}</strong> {activity.description}
           </li>
         ))}
       </ol>

@@ -146,13 +146,15 @@ export function ShipmentsScreen() {
           empty={
             committed ? (
               <>
-                No shipment reference contains “{committed}”{list.status ? ' with this status' : ''}. An order number? Find it under <Link to="/orders">Orders</Link>, or scan it on{' '}
-                <Link to="/pack">Pack</Link>.
+                No shipment reference contains “{committed}”{list.status ? ' with this status' : ''}. An order number? Find it under{' '}
+                <Link to="/orders">Orders</Link>, or scan it on <Link to="/pack">Pack</Link>.
               </>
             ) : list.status ? (
               'No shipment matches.'
+            ) : canWrite ? (
+              'No shipments yet. Create one with “New shipment”.'
             ) : (
-              canWrite ? 'No shipments yet. Create one with “New shipment”.' : 'No shipments yet.'
+              'No shipments yet.'
             )
           }
           toolbar={

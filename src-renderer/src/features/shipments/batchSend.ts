@@ -37,7 +37,12 @@ function failure(shipmentId: string, reference: string, code: string | undefined
  * shipments failed and the rest still go: one failure never stops the others (decisions §8).
  */
 export function useBatchSend(orgId: string): BatchSend {
-  const [state, setState] = useState<{ running: boolean; done: number; total: number; outcomes: SendOutcome[] }>({ running: false, done: 0, total: 0, outcomes: [] });
+  const [state, setState] = useState<{ running: boolean; done: number; total: number; outcomes: SendOutcome[] }>({
+    running: false,
+    done: 0,
+    total: 0,
+    outcomes: [],
+  });
 
   const start = useCallback(
     async (shipments: { id: string; reference: string }[]) => {
@@ -50,11 +55,23 @@ export function useBatchSend(orgId: string): BatchSend {
           const answer = await client.call('shipments.batchSend', { params: { orgId }, body: { shipmentIds: chunk, ...sendBodyOf(orgId) } });
           for (const result of answer.results) {
             const reference = referenceOf.get(result.shipmentId) ?? result.shipmentId;
-            outcomes.push(result.status === 'sent' ? { shipmentId: result.shipmentId, reference, status: 'sent' } : failure(result.shipmentId, reference, result.code, result.message));
+            outcomes.push(
+              result.status === 'sent'
+                ? { shipmentId: result.shipmentId, reference, status: 'sent' }
+                : failure(result.shipmentId, reference, result.code, result.message),
+            );
           }
         } catch (error) {
           const described = describeError(error);
-          for (const id of chunk) outcomes.push({ shipmentId: id, reference: referenceOf.get(id) ?? id, status: 'failed', code: described.code, summary: described.summary, message: described.detail });
+          for (const id of chunk)
+            outcomes.push({
+              shipmentId: id,
+              reference: referenceOf.get(id) ?? id,
+              status: 'failed',
+              code: described.code,
+              summary: described.summary,
+              message: described.detail,
+            });
         }
         setState({ running: true, done: outcomes.length, total: shipments.length, outcomes: [...outcomes] });
       }

@@ -62,7 +62,10 @@ export const useShipmentList = create<ShipmentListState>()((set) => ({
 /** `[{id: 'reference', desc: true}]` → `-reference`, the list operation's sort key. */
 export function sortKey(sorting: SortingState): 'createdAt' | '-createdAt' | 'updatedAt' | '-updatedAt' | 'reference' | '-reference' | 'status' | '-status' {
   const first = sorting[0];
-  const field = first && ['createdAt', 'updatedAt', 'reference', 'status'].includes(first.id) ? (first.id as 'createdAt' | 'updatedAt' | 'reference' | 'status') : 'createdAt';
+  const field =
+    first && ['createdAt', 'updatedAt', 'reference', 'status'].includes(first.id)
+      ? (first.id as 'createdAt' | 'updatedAt' | 'reference' | 'status')
+      : 'createdAt';
   const desc = first ? first.desc : true;
   return desc ? `-${field}` : field;
 }

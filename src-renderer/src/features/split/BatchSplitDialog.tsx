@@ -60,7 +60,12 @@ export function BatchSplitDialog({ shipment: given, parcelId, open, onClose, onD
   };
 
   return (
-    <Dialog title={parcel ? `Split parcel ${parcelNumber} of ${shipment.reference} into several shipments` : `Split ${shipment.reference}`} open={open} onClose={close} wide>
+    <Dialog
+      title={parcel ? `Split parcel ${parcelNumber} of ${shipment.reference} into several shipments` : `Split ${shipment.reference}`}
+      open={open}
+      onClose={close}
+      wide
+    >
       {!parcel ? (
         <p className="notice">This parcel is no longer in the shipment. Close this and look at the shipment again.</p>
       ) : (
@@ -76,8 +81,8 @@ export function BatchSplitDialog({ shipment: given, parcelId, open, onClose, onD
               Add new shipment
             </button>
             <span className="muted" aria-live="polite">
-              {plan.movingUnits} of {unitsOf(lines)} units into {columns.length} new {columns.length === 1 ? 'shipment' : 'shipments'}; {plan.stayingUnits} {plan.stayingUnits === 1 ? 'stays' : 'stay'} in{' '}
-              {shipment.reference}.
+              {plan.movingUnits} of {unitsOf(lines)} units into {columns.length} new {columns.length === 1 ? 'shipment' : 'shipments'}; {plan.stayingUnits}{' '}
+              {plan.stayingUnits === 1 ? 'stays' : 'stay'} in {shipment.reference}.
             </span>
           </div>
 

@@ -55,7 +55,14 @@ export function BatchSplitGrid({
             {columns.map((column, index) => (
               <th scope="col" key={column.key} className="split-column">
                 New shipment {index + 1}{' '}
-                <button type="button" className="icon-button" aria-label={`Remove new shipment ${index + 1}`} title="Remove" onClick={() => remove(index)} disabled={columns.length === 1}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Remove new shipment ${index + 1}`}
+                  title="Remove"
+                  onClick={() => remove(index)}
+                  disabled={columns.length === 1}
+                >
                   ×
                 </button>
               </th>

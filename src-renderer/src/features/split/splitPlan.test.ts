@@ -18,7 +18,9 @@ describe('which shipments can be split', () => {
   it('only draft and pending ones, saying the status in words otherwise', () => {
     expect(statusProblem(shipment({ status: 'draft' }))).toBeNull();
     expect(statusProblem(shipment({ status: 'pending' }))).toBeNull();
-    expect(statusProblem(shipment({ status: 'partly_dispatched', reference: 'SHP-7' }))).toBe('Only draft or pending shipments can be split; SHP-7 is partly dispatched.');
+    expect(statusProblem(shipment({ status: 'partly_dispatched', reference: 'SHP-7' }))).toBe(
+      'Only draft or pending shipments can be split; SHP-7 is partly dispatched.',
+    );
     expect(statusProblem(shipment({ status: 'error' }))).not.toBeNull();
   });
 });

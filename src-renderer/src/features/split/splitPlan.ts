@@ -13,9 +13,7 @@ export type BatchSplitShipments = BodyOf<OperationById<'shipments.batchSplit'>>[
 
 /** Why this shipment cannot be split now, or null. */
 export function statusProblem(shipment: Shipment): string | null {
-  return canSplit(shipment.status)
-    ? null
-    : `Only draft or pending shipments can be split; ${shipment.reference} is ${shipment.status.replace(/_/g, ' ')}.`;
+  return canSplit(shipment.status) ? null : `Only draft or pending shipments can be split; ${shipment.reference} is ${shipment.status.replace(/_/g, ' ')}.`;
 }
 
 /** Order lines the shipment holds in its other parcels; they stay whatever happens to this one. */

@@ -33,10 +33,21 @@ export function CarrierFields({
       {mode === 'create' ? (
         <CarrierChoiceFields form={form} errors={errors} onChange={onChange} />
       ) : (
-        <RuleChoice orgId={orgId} form={form} errors={errors} onChange={onChange} carrierName={carrier?.name ?? form.carrierId} carriers={carriers.data?.data} />
+        <RuleChoice
+          orgId={orgId}
+          form={form}
+          errors={errors}
+          onChange={onChange}
+          carrierName={carrier?.name ?? form.carrierId}
+          carriers={carriers.data?.data}
+        />
       )}
       <div className="form-grid wide-grid">
-        <Field label="Sender address" error={errors.senderAddressId} hint={mode === 'create' ? 'Left on the carrier’s, the carrier’s own sender address is used' : undefined}>
+        <Field
+          label="Sender address"
+          error={errors.senderAddressId}
+          hint={mode === 'create' ? 'Left on the carrier’s, the carrier’s own sender address is used' : undefined}
+        >
           <select name="senderAddressId" value={form.senderAddressId} onChange={(event) => onChange({ senderAddressId: event.target.value })}>
             {mode === 'create' && <option value="">The carrier’s{carrier ? ` (${carrier.senderAddress.name})` : ''}</option>}
             {(addresses.data?.data ?? []).map((address) => (

@@ -24,7 +24,8 @@ export function ParcelFields({
   const number = (key: 'weight' | 'length' | 'width' | 'height', label: string, path: string) => (
     <NumberInput label={label} path={path} value={parcel[key]} errors={errors} onChange={(value) => onChange({ ...parcel, [key]: value })} />
   );
-  const setLine = (lineIndex: number, line: OrderLineForm) => onChange({ ...parcel, orderLines: parcel.orderLines.map((old, i) => (i === lineIndex ? line : old)) });
+  const setLine = (lineIndex: number, line: OrderLineForm) =>
+    onChange({ ...parcel, orderLines: parcel.orderLines.map((old, i) => (i === lineIndex ? line : old)) });
   const addLine = () => {
     onChange({ ...parcel, orderLines: [...parcel.orderLines, emptyOrderLine()] });
     onLineAdded(`${at}.orderLines.${parcel.orderLines.length}.sku`);
@@ -35,7 +36,11 @@ export function ParcelFields({
       <div className="form-grid">
         {number('weight', 'Weight', `${at}.weight`)}
         <Field label="Weight unit" error={errors[`${at}.weightUnit`]}>
-          <select name={`${at}.weightUnit`} value={parcel.weightUnit} onChange={(event) => onChange({ ...parcel, weightUnit: event.target.value as WeightUnit })}>
+          <select
+            name={`${at}.weightUnit`}
+            value={parcel.weightUnit}
+            onChange={(event) => onChange({ ...parcel, weightUnit: event.target.value as WeightUnit })}
+          >
             {weightUnits.map((unit) => (
               <option key={unit} value={unit}>
                 {unit}
@@ -89,7 +94,15 @@ function OrderLineFields({
   onRemove: () => void;
 }) {
   const text = (key: Exclude<keyof OrderLineForm, 'id'>, label: string, placeholder?: string) => (
-    <TextInput label={label} path={`${path}.${key}`} value={line[key]} errors={errors} onChange={(value) => onChange({ ...line, [key]: value })} autoComplete="off" {...(placeholder ? { placeholder } : {})} />
+    <TextInput
+      label={label}
+      path={`${path}.${key}`}
+      value={line[key]}
+      errors={errors}
+      onChange={(value) => onChange({ ...line, [key]: value })}
+      autoComplete="off"
+      {...(placeholder ? { placeholder } : {})}
+    />
   );
   return (
     <fieldset className="parcel-line">
@@ -97,8 +110,21 @@ function OrderLineFields({
       <div className="line-grid">
         {text('sku', 'SKU')}
         {text('description', 'Description')}
-        <NumberInput label="Quantity" path={`${path}.quantity`} value={line.quantity} errors={errors} onChange={(value) => onChange({ ...line, quantity: value })} inputMode="numeric" />
-        <NumberInput label="Unit price" path={`${path}.unitPrice`} value={line.unitPrice} errors={errors} onChange={(value) => onChange({ ...line, unitPrice: value })} />
+        <NumberInput
+          label="Quantity"
+          path={`${path}.quantity`}
+          value={line.quantity}
+          errors={errors}
+          onChange={(value) => onChange({ ...line, quantity: value })}
+          inputMode="numeric"
+        />
+        <NumberInput
+          label="Unit price"
+          path={`${path}.unitPrice`}
+          value={line.unitPrice}
+          errors={errors}
+          onChange={(value) => onChange({ ...line, unitPrice: value })}
+        />
         {text('currency', 'Currency', 'DKK')}
         <Field label="Country of origin" error={errors[`${path}.countryOfOrigin`]}>
           <CountryPicker name={`${path}.countryOfOrigin`} value={line.countryOfOrigin} onChange={(countryOfOrigin) => onChange({ ...line, countryOfOrigin })} />

@@ -21,7 +21,11 @@ export function PartyFields({
   onRemove?: () => void;
 }) {
   const at = `parties.${index}`;
-  const text = (key: Exclude<keyof PartyForm, 'type' | 'attributes' | 'countryCode'>, label: string, extra: Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'name'> = {}) => (
+  const text = (
+    key: Exclude<keyof PartyForm, 'type' | 'attributes' | 'countryCode'>,
+    label: string,
+    extra: Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'name'> = {},
+  ) => (
     <TextInput label={label} path={`${at}.${key}`} value={party[key]} errors={errors} onChange={(value) => onChange({ ...party, [key]: value })} {...extra} />
   );
   return (

@@ -11,7 +11,18 @@ import { CarrierFields } from './CarrierFields';
 import { PartyFields } from './PartyFields';
 import { ParcelFields } from './ParcelFields';
 import { TextInput, focusField, focusFirstInvalid } from './inputs';
-import { createBody, emptyForm, emptyParcel, emptyParty, formOf, updateBody, type FieldMessages, type Incoterm, type PartyType, type ShipmentForm } from './model';
+import {
+  createBody,
+  emptyForm,
+  emptyParcel,
+  emptyParty,
+  formOf,
+  updateBody,
+  type FieldMessages,
+  type Incoterm,
+  type PartyType,
+  type ShipmentForm,
+} from './model';
 import { useShipmentDrafts } from './drafts';
 import { canEdit } from '../lifecycle';
 import { ReadOnlyNote, useCanWrite } from '../../../lib/permissions';
@@ -31,7 +42,8 @@ export function EditShipmentScreen({ shipmentId }: { shipmentId: string }) {
 }
 
 /** The party "Add party" adds: the receiver a shipment needs first, then a sender, then billing. */
-const nextPartyType = (form: ShipmentForm): PartyType => (['receiver', 'sender'] as const).find((type) => !form.parties.some((party) => party.type === type)) ?? 'billing';
+const nextPartyType = (form: ShipmentForm): PartyType =>
+  (['receiver', 'sender'] as const).find((type) => !form.parties.some((party) => party.type === type)) ?? 'billing';
 
 function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; baseline: ShipmentForm; shipment?: Shipment }) {
   const orgId = useOrgId();
@@ -51,7 +63,9 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
   useEffect(() => {
     const shown = formRef.current;
     const messages = Object.entries(fieldErrors(error));
-    setUnplaced(messages.filter(([path]) => !shown?.querySelector(`[name="${CSS.escape(path)}"]`) && !/^(parties|parcels|parcels\.\d+\.orderLines)$/.test(path)));
+    setUnplaced(
+      messages.filter(([path]) => !shown?.querySelector(`[name="${CSS.escape(path)}"]`) && !/^(parties|parcels|parcels\.\d+\.orderLines)$/.test(path)),
+    );
   }, [error]);
   // A save that failed puts the focus on the first field marked, once the marks are rendered (a
   // frame after the answer can come before them), else on the message.
@@ -143,8 +157,8 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
       {!canWrite && <ReadOnlyNote what="shipments" />}
       {canWrite && pastEditing && (
         <div className="error-notice" role="alert">
-          <strong>This shipment is {humanize(shipment.status).toLowerCase()} and can no longer be changed.</strong> Only draft, pending, on hold and
-          failed shipments can be edited.
+          <strong>This shipment is {humanize(shipment.status).toLowerCase()} and can no longer be changed.</strong> Only draft, pending, on hold and failed
+          shipments can be edited.
         </div>
       )}
       {wasRestored && (
@@ -186,7 +200,13 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
                 ))}
               </select>
             </Field>
-            <TextInput label="Service point (optional)" path="servicePointId" value={form.servicePointId} errors={errors} onChange={(servicePointId) => patch({ servicePointId })} />
+            <TextInput
+              label="Service point (optional)"
+              path="servicePointId"
+              value={form.servicePointId}
+              errors={errors}
+              onChange={(servicePointId) => patch({ servicePointId })}
+            />
           </div>
         </fieldset>
 
@@ -245,9 +265,30 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
         <fieldset>
           <legend>Pickup (optional)</legend>
           <div className="form-grid">
-            <TextInput label="Pickup date" path="pickupDetails.date" type="date" value={form.pickup.date} errors={errors} onChange={(date) => patch({ pickup: { ...form.pickup, date } })} />
-            <TextInput label="From" path="pickupDetails.from" type="time" value={form.pickup.from} errors={errors} onChange={(from) => patch({ pickup: { ...form.pickup, from } })} />
-            <TextInput label="To" path="pickupDetails.to" type="time" value={form.pickup.to} errors={errors} onChange={(to) => patch({ pickup: { ...form.pickup, to } })} />
+            <TextInput
+              label="Pickup date"
+              path="pickupDetails.date"
+              type="date"
+              value={form.pickup.date}
+              errors={errors}
+              onChange={(date) => patch({ pickup: { ...form.pickup, date } })}
+            />
+            <TextInput
+              label="From"
+              path="pickupDetails.from"
+              type="time"
+              value={form.pickup.from}
+              errors={errors}
+              onChange={(from) => patch({ pickup: { ...form.pickup, from } })}
+            />
+            <TextInput
+              label="To"
+              path="pickupDetails.to"
+              type="time"
+              value={form.pickup.to}
+              errors={errors}
+              onChange={(to) => patch({ pickup: { ...form.pickup, to } })}
+            />
             <TextInput
               label="Instruction"
               path="pickupDetails.instruction"

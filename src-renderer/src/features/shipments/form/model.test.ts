@@ -77,7 +77,9 @@ function filledForm(): ShipmentForm {
     carrierId: 'car_1',
     productId: 'parcel',
     parties: [{ ...emptyParty('receiver'), name: ' Ana Jensen ', address1: 'Havnegade 1', postalCode: '1058', city: 'København', countryCode: 'dk ' }],
-    parcels: [{ ...emptyParcel(), weight: '0,75', length: '30', width: '20', height: '10', orderLines: [{ ...emptyOrderLine(), sku: ' MUG ', quantity: '2' }] }],
+    parcels: [
+      { ...emptyParcel(), weight: '0,75', length: '30', width: '20', height: '10', orderLines: [{ ...emptyOrderLine(), sku: ' MUG ', quantity: '2' }] },
+    ],
   };
 }
 
@@ -87,7 +89,14 @@ describe('a new shipment’s body', () => {
     const line = { ...form.parcels[0]!.orderLines[0]!, unitPrice: '12,50', currency: 'eur', countryOfOrigin: '', description: '  ' };
     const { body, errors } = createBody({ ...form, parcels: [{ ...form.parcels[0]!, orderLines: [line] }] });
     expect(errors).toEqual({});
-    expect(body.parties?.[0]).toEqual({ type: 'receiver', name: 'Ana Jensen', address1: 'Havnegade 1', postalCode: '1058', city: 'København', countryCode: 'DK' });
+    expect(body.parties?.[0]).toEqual({
+      type: 'receiver',
+      name: 'Ana Jensen',
+      address1: 'Havnegade 1',
+      postalCode: '1058',
+      city: 'København',
+      countryCode: 'DK',
+    });
     expect(body.parcels?.[0]).toEqual({
       weight: 0.75,
       weightUnit: 'kg',
@@ -119,7 +128,11 @@ describe('a new shipment’s body', () => {
   });
 
   it('sends pickup details once any part is given, and the chosen sender address', () => {
-    const { body } = createBody({ ...filledForm(), senderAddressId: 'sad_2', pickup: { date: '2025-03-04', from: '09:00', to: '12:00', instruction: ' Gate 3 ' } });
+    const { body } = createBody({
+      ...filledForm(),
+      senderAddressId: 'sad_2',
+      pickup: { date: '2025-03-04', from: '09:00', to: '12:00', instruction: ' Gate 3 ' },
+    });
     expect(body.pickupDetails).toEqual({ date: '2025-03-04', from: '09:00', to: '12:00', instruction: 'Gate 3' });
     expect(body.senderAddressId).toBe('sad_2');
   });
