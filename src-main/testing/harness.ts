@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Scope } from '../../src-shared/scopes';
+import { createClient, httpTransport, type ShipdeskClient } from '../../src-shared/client';
 import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
 import { buildServer, listen, type ServerOptions } from '../http/server';
@@ -43,6 +44,12 @@ export interface TestServer {
   dir: string;
   org: TestOrg;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /**
+   * The typed client over HTTP, as scripts and the app use it: operations by id, inputs and answers
+   * typed from the table, failures thrown as ApiError. With the org's write:all token unless given.
+   * New tests call through it rather than writing URLs by hand.
+   */
+  client(token?: string): ShipdeskClient;
   /** Another organization with its own owner and token, for isolation tests. */
   createOrg(name?: string): Promise<TestOrg>;
   /** An API token of `org` with just these scopes. */
@@ -90,6 +97,8 @@ export async function startTestServer(options: { now?: () => Date; server?: Serv
     return createApiToken(app, owner, target.orgId, { name: `scoped ${scopes.join(' ')}`, scopes }).token;
   };
 
+  const client = (token = org.token) => createClient(httpTransport({ baseUrl: url, getToken: () => token }));
+
   return {
     url,
     app,
@@ -97,6 +106,7 @@ export async function startTestServer(options: { now?: () => Date; server?: Serv
     dir,
     org,
     request,
+    client,
     createOrg,
     tokenWithScopes,
     close: async () => {
