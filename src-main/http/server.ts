@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from './openapi';
 import { docsPage, docsPageHeaders } from './docsPage';
 import { toApiError } from '../app/dispatcher/errors';
 import { registerEventStream, type EventStreamOptions } from './eventStream';
+import { hasCrowdedObject, MAX_OBJECT_FIELDS } from './crowdedJson';
 import { readRendererFile, rendererHeaders, rendererIndex, rendererPageRedirect, resolveRendererFile } from './renderer';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -131,6 +132,10 @@ export function buildServer(app: AppContext, options: ServerOptions = {}): Fasti
     const textBody = utf8Text(body, 'JSON');
     if (textBody instanceof ApiError) return done(textBody, undefined);
     if (textBody.trim() === '') return done(null, undefined);
+    if (hasCrowdedObject(textBody)) {
+      const message = `An object has more than ${MAX_OBJECT_FIELDS} fields; no operation takes one`;
+      return done(new ApiError('VALIDATION_FAILED', `Invalid body: ${message}`, { details: [{ path: 'body', message }] }), undefined);
+    }
     // It answers through `done`; what it returns is nothing to wait for.
     void defaultJson(request, textBody, (error, value) => {
       if (error) return done(jsonBodyError(textBody), undefined);
