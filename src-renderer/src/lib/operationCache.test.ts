@@ -92,6 +92,9 @@ describe('the operation cache', () => {
     fake.calls[0]?.answer({ data: ['a'] });
     await tick();
     stop();
+    // Before its watch, the opening screen is not shown the kept data either (a form would show it, then lose it).
+    expect(cache.screenSnapshot('shipments.list', list)).toEqual({ data: undefined, error: undefined, loading: true });
+    expect(cache.snapshot('shipments.list', list).data).toEqual({ data: ['a'] });
     cache.watch('shipments.list', list, () => undefined);
     expect(cache.snapshot('shipments.list', list)).toEqual({ data: undefined, error: undefined, loading: true });
     expect(fake.calls).toHaveLength(2);

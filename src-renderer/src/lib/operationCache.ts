@@ -63,6 +63,9 @@ interface Entry extends CachedRead {
   listeners: Set<() => void>;
 }
 
+/** The state of a read about to be read afresh; one object, so React sees no change between asks. */
+const OPENING: ReadState = Object.freeze({ data: undefined, error: undefined, loading: true });
+
 /** Entries nobody shows are kept (for `fetch`, and calls in flight) up to this many, the oldest dropped first. */
 const MAX_IDLE_ENTRIES = 200;
 
@@ -76,6 +79,16 @@ export class OperationCache {
   /** What a screen shows for this read now; starts the read if nothing is known yet. */
   snapshot(operationId: string, input: CachedRead['input']): ReadState {
     return this.entry(operationId, input).state;
+  }
+
+  /**
+   * What a screen shows for this read, also before it starts watching: a read nobody watches will be
+   * read afresh when the screen's `watch` comes, so the data kept from before is not shown meanwhile
+   * (a form would show it, then lose it to "Loading…").
+   */
+  screenSnapshot(operationId: string, input: CachedRead['input']): ReadState {
+    const entry = this.entry(operationId, input);
+    return entry.listeners.size === 0 && !entry.inFlight ? OPENING : entry.state;
   }
 
   /**

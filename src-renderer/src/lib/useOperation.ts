@@ -42,7 +42,7 @@ export function useOperation<Id extends OperationId>(operationId: Id, input: Inp
     [operationId, stableInput],
   );
   const getSnapshot = useCallback(
-    (): ReadState | null => (stableInput === null ? null : operationCache.snapshot(operationId, stableInput)),
+    (): ReadState | null => (stableInput === null ? null : operationCache.screenSnapshot(operationId, stableInput)),
     [operationId, stableInput],
   );
   const state = useSyncExternalStore(subscribe, getSnapshot);
@@ -66,6 +66,37 @@ export function useOperation<Id extends OperationId>(operationId: Id, input: Inp
     key: key ?? '',
     dataKey: state?.data !== undefined ? (key ?? undefined) : fallback?.key,
   };
+}
+
+/**
+ * Several reads of one operation, as many as the inputs (a table naming the products of each of the
+ * organization's carriers): each is an entry of the cache like `useOperation`'s, shared with it. The
+ * states come in the inputs' order; one that failed has its `error` and leaves the others alone.
+ */
+export function useOperations<Id extends OperationId>(
+  operationId: Id,
+  inputs: readonly InputOf<OperationById<Id>>[],
+): readonly ReadState<ClientResponseOf<Id>>[] {
+  const keys = inputs.map((input) => cacheKey(operationId, input)).join('\n');
+  const stableInputs = useMemo(() => inputs as readonly CachedRead['input'][], [keys]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const stops = stableInputs.map((input) => operationCache.watch(operationId, input, listener));
+      return () => {
+        for (const stop of stops) stop();
+      };
+    },
+    [operationId, stableInputs],
+  );
+  // useSyncExternalStore wants the same snapshot while nothing changed: the last array, unless an entry's state is new.
+  const last = useRef<readonly ReadState[]>([]);
+  const getSnapshot = useCallback(() => {
+    const states = stableInputs.map((input) => operationCache.screenSnapshot(operationId, input));
+    const same = states.length === last.current.length && states.every((state, index) => state === last.current[index]);
+    if (!same) last.current = states;
+    return last.current;
+  }, [operationId, stableInputs]);
+  return useSyncExternalStore(subscribe, getSnapshot) as readonly ReadState<ClientResponseOf<Id>>[];
 }
 
 /** The cached data of a read, or a call when there is none yet: for flows outside a screen's render. */

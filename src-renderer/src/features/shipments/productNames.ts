@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { CarrierProduct } from '../../../../src-shared/schemas/carrier';
-import { client, useLoad } from '../../lib/api';
+import { useOperations } from '../../lib/useOperation';
 
 /** Products by carrier id, then product id, for their names: `local_parcel` → "Own delivery, parcel". */
 export type ProductNames = ReadonlyMap<string, ReadonlyMap<string, CarrierProduct>>;
@@ -25,19 +25,13 @@ export function serviceNames(names: ProductNames, carrierId: string, productId: 
  */
 export function useProductNames(orgId: string, carriers: readonly { id: string }[] | undefined): ProductNames {
   const ids = (carriers ?? []).map((carrier) => carrier.id);
-  const loaded = useLoad(
-    () =>
-      Promise.all(
-        ids.map(async (carrierId) => {
-          try {
-            const products = await client.call('carriers.products', { params: { orgId, carrierId } });
-            return [carrierId, new Map(products.map((product) => [product.productId, product]))] as const;
-          } catch {
-            return [carrierId, new Map<string, CarrierProduct>()] as const;
-          }
-        }),
-      ),
-    `product-names:${orgId}:${ids.join(',')}`,
+  const reads = useOperations(
+    'carriers.products',
+    ids.map((carrierId) => ({ params: { orgId, carrierId } })),
   );
-  return useMemo(() => new Map(loaded.data ?? []), [loaded.data]);
+  // A read that failed, or has not answered yet, leaves that carrier's map empty.
+  return useMemo(
+    () => new Map(ids.map((carrierId, index) => [carrierId, new Map((reads[index]?.data ?? []).map((product) => [product.productId, product]))] as const)),
+    [reads, ids.join(',')],
+  );
 }
