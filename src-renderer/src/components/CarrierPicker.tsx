@@ -1,5 +1,5 @@
 import { useEffect, useId } from 'react';
-import { client, useLoad } from '../lib/api';
+import { useOperation } from '../lib/useOperation';
 import { useOrgId } from '../lib/session';
 import { ErrorNotice } from './ErrorNotice';
 import { Field } from './forms';
@@ -27,7 +27,7 @@ export function carrierChoiceBody(choice: CarrierChoice): { carrierId?: string; 
 /** The organization's configured carriers (one page holds them: plans allow far fewer than 100). */
 export function useCarriers() {
   const orgId = useOrgId();
-  return useLoad(() => client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }), `carriers:${orgId}`);
+  return useOperation('carriers.list', { params: { orgId }, query: { limit: 100 } });
 }
 
 /**
@@ -54,11 +54,9 @@ export function CarrierPicker({
   const orgId = useOrgId();
   const servicesId = useId();
   const carriers = useCarriers();
-  const products = useLoad(
-    () => (value.carrierId ? client.call('carriers.products', { params: { orgId, carrierId: value.carrierId } }) : Promise.resolve([])),
-    `products:${orgId}:${value.carrierId}`,
-  );
-  const offered = (products.data ?? []).filter((product) => product.type === direction);
+  const products = useOperation('carriers.products', value.carrierId ? { params: { orgId, carrierId: value.carrierId } } : null);
+  // No carrier, no products (the hook would still show the last carrier's while nothing is read).
+  const offered = (value.carrierId ? (products.data ?? []) : []).filter((product) => product.type === direction);
   const product = offered.find((candidate) => candidate.productId === value.productId);
 
   // Where a carrier must be chosen and the organization has one, it is chosen: one click fewer.

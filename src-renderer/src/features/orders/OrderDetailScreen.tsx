@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { OrderDetail } from '../../../../src-shared/schemas/order';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { formatDateTime, formatWeight } from '../../lib/format';
 import { Link, navigate } from '../../app/router';
@@ -18,7 +19,7 @@ import { formatMoney } from './money';
 /** `/orders/:orderId`: the order, its lines and shipments, and the way to a new shipment. */
 export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const orgId = useOrgId();
-  const order = useLoad(() => client.call('orders.get', { params: { orgId, orderId } }), `${orgId}:${orderId}`);
+  const order = useOperation('orders.get', { params: { orgId, orderId } });
   // Loaded once for the rule card and the shipments table, which both name carriers and products.
   const carriers = useCarriers();
   const products = useProductNames(orgId, carriers.data?.data);

@@ -1,7 +1,7 @@
 import { cloneElement, useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { orderStatuses, type OrderSummary } from '../../../../src-shared/schemas/order';
-import { client, useLoad } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { formatDateTime, humanize } from '../../lib/format';
 import { Link, navigate } from '../../app/router';
@@ -47,7 +47,7 @@ export function OrdersScreen() {
   const list = useOrderList();
   const [creating, setCreating] = useState(false);
   const canWrite = useCanWrite('orders');
-  const channels = useLoad(() => client.call('orderChannels.list', { params: { orgId }, query: { limit: 100 } }), `channels:${orgId}`);
+  const channels = useOperation('orderChannels.list', { params: { orgId }, query: { limit: 100 } });
 
   const query = {
     page: list.page,
@@ -56,9 +56,9 @@ export function OrdersScreen() {
     orderChannelId: list.orderChannelId || undefined,
     search: list.search.trim().slice(0, 200) || undefined,
   };
-  const key = `${orgId}:${JSON.stringify(query)}`;
-  const orders = useLoad(async () => ({ key, page: await client.call('orders.list', { params: { orgId }, query }) }), key);
-  const rows = orders.data?.page.data ?? [];
+  const orders = useOperation('orders.list', { params: { orgId }, query });
+  const { key } = orders;
+  const rows = orders.data?.data ?? [];
 
   // Orders brought in from a file or a shop show up at once: the list is asked again.
   const [importing, setImporting] = useState(false);
@@ -92,14 +92,14 @@ export function OrdersScreen() {
   // finds it ready for the next scan.
   const [openFor, setOpenFor] = useState<string | null>(null);
   useEffect(() => {
-    if (openFor === null || orders.loading || orders.data?.key !== key) return;
+    if (openFor === null || orders.loading || !orders.data || orders.dataKey !== key) return;
     setOpenFor(null);
-    const target = scanMatch(orders.data.page.data, orders.data.page.total, openFor, (order) => order.orderNumber);
+    const target = scanMatch(orders.data.data, orders.data.total, openFor, (order) => order.orderNumber);
     if (target) {
       update({ searchText: '', search: '', page: 1 });
       navigate(`/orders/${encodeURIComponent(target.id)}`);
-    } else if (orders.data.page.data.length > 0) focusFirstRow();
-  }, [openFor, orders.loading, orders.data, key, update]);
+    } else if (orders.data.data.length > 0) focusFirstRow();
+  }, [openFor, orders.loading, orders.data, orders.dataKey, key, update]);
   const scan = useScanReader({
     onScan: (code) => {
       update({ searchText: code, search: code, page: 1 });
@@ -135,7 +135,7 @@ export function OrdersScreen() {
           columns={columns}
           rows={rows}
           getRowId={(order) => order.id}
-          total={orders.data?.page.total ?? 0}
+          total={orders.data?.total ?? 0}
           page={list.page}
           limit={PAGE_SIZE}
           onPageChange={(page) => list.update({ page })}

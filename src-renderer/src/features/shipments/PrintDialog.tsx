@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { PrintJob, Printer } from '../../../../src-shared/schemas/printing';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { Link } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -59,7 +60,7 @@ function PrintPanel({
   avoidPrinterId: string | null;
   onPrinted: (() => void) | undefined;
 }) {
-  const printers = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `printers:${orgId}`);
+  const printers = useOperation('printers.list', { params: { orgId }, query: { limit: 100 } });
   const groups = printGroups(documents);
   const [chosen, setChosen] = useState<Partial<Record<string, string>>>({});
   const [copies, setCopies] = useState('1');

@@ -1,4 +1,4 @@
-import { client, useLoad } from '../../../lib/api';
+import { useOperation } from '../../../lib/useOperation';
 import { Field } from '../../../components/forms';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { CarrierPicker } from '../../../components/CarrierPicker';
@@ -22,8 +22,8 @@ export function CarrierFields({
   errors: FieldMessages;
   onChange: (patch: Partial<ShipmentForm>) => void;
 }) {
-  const carriers = useLoad(() => client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }), `carriers:${orgId}`);
-  const addresses = useLoad(() => client.call('senderAddresses.list', { params: { orgId }, query: { limit: 100 } }), `addresses:${orgId}`);
+  const carriers = useOperation('carriers.list', { params: { orgId }, query: { limit: 100 } });
+  const addresses = useOperation('senderAddresses.list', { params: { orgId }, query: { limit: 100 } });
   const carrier = carriers.data?.data.find((candidate) => candidate.id === form.carrierId);
 
   return (
@@ -95,7 +95,7 @@ function RuleChoice({
   /** The organization's carriers, as CarrierFields loaded them (undefined while they load). */
   carriers: readonly { id: string }[] | undefined;
 }) {
-  const rules = useLoad(() => client.call('shippingRules.list', { params: { orgId }, query: { limit: 100 } }), `rules:${orgId}`);
+  const rules = useOperation('shippingRules.list', { params: { orgId }, query: { limit: 100 } });
   const products = useProductNames(orgId, carriers);
   return (
     <>

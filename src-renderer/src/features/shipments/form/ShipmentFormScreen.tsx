@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { incoterms, shipmentTypes, type Shipment, type ShipmentType } from '../../../../../src-shared/schemas/shipment';
-import { client, useLoad } from '../../../lib/api';
+import { client } from '../../../lib/api';
+import { useOperation } from '../../../lib/useOperation';
 import { useOrgId } from '../../../lib/session';
 import { humanize } from '../../../lib/format';
 import { Link, navigate } from '../../../app/router';
@@ -35,7 +36,7 @@ export function NewShipmentScreen() {
 /** `/shipments/:shipmentId/edit` */
 export function EditShipmentScreen({ shipmentId }: { shipmentId: string }) {
   const orgId = useOrgId();
-  const shipment = useLoad(() => client.call('shipments.get', { params: { orgId, shipmentId } }), `${orgId}:${shipmentId}`);
+  const shipment = useOperation('shipments.get', { params: { orgId, shipmentId } });
   if (shipment.error) return <ErrorNotice error={shipment.error} title="The shipment could not be loaded" />;
   if (!shipment.data) return <p className="loading">Loading the shipment…</p>;
   return <ShipmentEditor key={shipmentId} draftKey={`edit:${shipmentId}`} baseline={formOf(shipment.data)} shipment={shipment.data} />;
