@@ -5,7 +5,8 @@ import type { ApiToken } from '../../../../src-shared/schemas/apiToken';
 import { grants, resources, roleScopes, type Scope } from '../../../../src-shared/scopes';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { formatDateTime } from '../../lib/format';
 import { useOrgId } from '../../lib/session';
 import {
@@ -77,7 +78,7 @@ export function ApiTokensScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('api_tokens');
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('apiTokens.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const list = useOperation('apiTokens.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
   const creator = useEditor<TokenDraft>();
   const renamer = useEditor<{ name: string }>();
   const revoke = useConfirmTarget<ApiToken>();

@@ -1,12 +1,12 @@
 import type { Carrier } from '../../../../src-shared/schemas/carrier';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { client, useLoad } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 
 /** What a configured carrier can book: its products, their services and label sizes. */
 export function CarrierProducts({ carrier }: { carrier: Carrier }) {
   const orgId = useOrgId();
-  const products = useLoad(() => client.call('carriers.products', { params: { orgId, carrierId: carrier.id } }), `${orgId}:${carrier.id}`);
+  const products = useOperation('carriers.products', { params: { orgId, carrierId: carrier.id } });
   if (products.error) return <ErrorNotice error={products.error} />;
   if (!products.data) return <p className="loading">Loading products…</p>;
   if (products.data.length === 0) return <p>This carrier offers no products.</p>;

@@ -5,7 +5,8 @@ import { Link } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { CarrierProducts } from './CarrierProducts';
 import {
@@ -78,9 +79,9 @@ export function CarriersScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('carriers');
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('carriers.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
-  const catalogue = useLoad(() => client.call('availableCarriers.list', { params: { orgId } }), orgId);
-  const addresses = useLoad(() => client.call('senderAddresses.list', { params: { orgId }, query: { limit: 100 } }), orgId);
+  const list = useOperation('carriers.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
+  const catalogue = useOperation('availableCarriers.list', { params: { orgId } });
+  const addresses = useOperation('senderAddresses.list', { params: { orgId }, query: { limit: 100 } });
   const editor = useEditor<CarrierDraft>();
   const remove = useConfirmTarget<Carrier>();
   const [productsOf, setProductsOf] = useState<Carrier | null>(null);

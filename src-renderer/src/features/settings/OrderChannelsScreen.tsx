@@ -3,7 +3,8 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { orderChannelSecretKeys, orderChannelTypes, type OrderChannel, type OrderChannelType } from '../../../../src-shared/schemas/orderChannel';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import {
   EditorForm,
@@ -123,7 +124,7 @@ export function OrderChannelsScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('order_channels');
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('orderChannels.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const list = useOperation('orderChannels.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
   const editor = useEditor<ChannelDraft>();
   const remove = useConfirmTarget<OrderChannel>();
   const editing = list.data?.data.find((channel) => channel.id === editor.key);

@@ -2,7 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { orgCurrencies, type Organization } from '../../../../src-shared/schemas/org';
 import { Field, FormActions } from '../../components/forms';
 import { CountryPicker, holdsUnchosenCountry } from '../../components/CountryPicker';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useOrgId, useSession } from '../../lib/session';
 import { FormError, CheckboxField, ListError, PageHeader, ReadOnlyNote, emptyToNull, plainFieldErrors, useCanWrite } from './shared';
@@ -33,7 +34,7 @@ function draftOf(org: Organization): OrgDraft {
 
 export function OrganizationScreen() {
   const orgId = useOrgId();
-  const org = useLoad(() => client.call('orgs.get', { params: { id: orgId } }), orgId);
+  const org = useOperation('orgs.get', { params: { id: orgId } });
   return (
     <div className="settings-screen">
       <PageHeader title="Organization" />

@@ -6,7 +6,8 @@ import { ApiError } from '../../../../src-shared/errors';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import {
   CheckboxField,
@@ -53,7 +54,7 @@ const sizeNames: Record<LabelSize, string> = { A4: 'A4 sheet', A6: 'A6 label', '
  * not knowing yet, count as "has one": a new printer never takes the mark from one out of sight.
  */
 function useNoDefaultYet(orgId: string) {
-  const every = useLoad(() => client.call('printers.list', { params: { orgId }, query: { limit: 100 } }), `${orgId}:every`);
+  const every = useOperation('printers.list', { params: { orgId }, query: { limit: 100 } });
   const noDefaultYet = (format: DocumentFormat) => {
     const read = every.data;
     return read !== undefined && read.total <= read.data.length && !read.data.some((printer) => printer.isDefault && printer.format === format);
@@ -65,7 +66,7 @@ export function PrintersScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('printers');
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('printers.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const list = useOperation('printers.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
   const editor = useEditor<PrinterDraft>();
   const remove = useConfirmTarget<Printer>();
   const [discovering, setDiscovering] = useState(false);
@@ -243,7 +244,7 @@ function useTestPrint() {
  */
 function DiscoveredPrinters({ configured, noPdfDefaultYet, onAdded }: { configured: Printer[]; noPdfDefaultYet: boolean; onAdded: () => void }) {
   const orgId = useOrgId();
-  const found = useLoad(() => client.call('printers.discover', { params: { orgId } }), orgId);
+  const found = useOperation('printers.discover', { params: { orgId } });
   const [adding, setAdding] = useState<string | null>(null);
   const [added, setAdded] = useState<string[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -349,7 +350,7 @@ function PrinterFields({
 }) {
   const orgId = useOrgId();
   const queueListId = useId();
-  const queues = useLoad(() => client.call('printers.discover', { params: { orgId } }), `${orgId}:queues`);
+  const queues = useOperation('printers.discover', { params: { orgId } });
   const queueNames = queues.data?.map((printer) => printer.target);
   const typed = draft.target.trim();
   // A mistyped queue only shows when a print fails, maybe days later at the packing station; said

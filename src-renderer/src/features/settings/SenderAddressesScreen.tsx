@@ -4,7 +4,8 @@ import type { SenderAddress } from '../../../../src-shared/schemas/senderAddress
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { CountryPicker } from '../../components/CountryPicker';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import {
   EditorForm,
@@ -64,7 +65,7 @@ export function SenderAddressesScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('sender_addresses');
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('senderAddresses.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const list = useOperation('senderAddresses.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
   const editor = useEditor<AddressDraft>();
   const remove = useConfirmTarget<SenderAddress>();
   const editing = list.data?.data.find((address) => address.id === editor.key);

@@ -1,11 +1,11 @@
 import { countryCodes } from '../../../../src-shared/schemas/common';
-import type { Carrier, CarrierProduct } from '../../../../src-shared/schemas/carrier';
+import type { Carrier } from '../../../../src-shared/schemas/carrier';
 import type { Printer } from '../../../../src-shared/schemas/printing';
 import type { SenderAddress } from '../../../../src-shared/schemas/senderAddress';
 import type { ShippingRuleExpanded } from '../../../../src-shared/schemas/shippingRule';
 import { Field } from '../../components/forms';
 import { CountriesPicker } from '../../components/CountryPicker';
-import { client, useLoad } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { ConditionsEditor, conditionBody, conditionDraftOf, type ConditionDraft } from './ConditionsEditor';
 import { CheckboxField, emptyToNull, errorUnder, invalid } from './shared';
@@ -116,10 +116,9 @@ export function ShippingRuleFields({
   ruleId: string | null;
 }) {
   const orgId = useOrgId();
-  const products = useLoad<CarrierProduct[]>(
-    () => (draft.carrierId ? client.call('carriers.products', { params: { orgId, carrierId: draft.carrierId } }) : Promise.resolve([])),
-    `${orgId}:${draft.carrierId}`,
-  );
+  const read = useOperation('carriers.products', draft.carrierId ? { params: { orgId, carrierId: draft.carrierId } } : null);
+  // No carrier, no products (the hook would still show the last carrier's while nothing is read).
+  const products = { ...read, data: draft.carrierId ? read.data : [] };
   const product = products.data?.find((item) => item.productId === draft.productId);
   const set = <K extends keyof RuleDraft>(key: K, value: RuleDraft[K]) => onChange((current) => ({ ...current, [key]: value }));
   const flag = (key: Flag, label: string, hint?: string) => (

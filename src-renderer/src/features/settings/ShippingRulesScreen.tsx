@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { ShippingRuleExpanded } from '../../../../src-shared/schemas/shippingRule';
 import { Dialog } from '../../components/Dialog';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { productName, useProductNames } from '../shipments/productNames';
 import { useOrgId } from '../../lib/session';
 import { describeCondition } from './conditions';
@@ -32,11 +33,11 @@ export function ShippingRulesScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('shipping_rules');
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('shippingRules.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const list = useOperation('shippingRules.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
   // Rules store only the product id; the list shows its name, from the carriers of the rules on screen.
   const ruleCarriers = [...new Set((list.data?.data ?? []).map((rule) => rule.carrierId))].sort().map((id) => ({ id }));
   const productNames = useProductNames(orgId, ruleCarriers);
-  const org = useLoad(() => client.call('orgs.get', { params: { id: orgId } }), orgId);
+  const org = useOperation('orgs.get', { params: { id: orgId } });
   const defaultCurrency = org.data?.currency ?? 'DKK';
   const editor = useEditor<RuleDraft>();
   const remove = useConfirmTarget<ShippingRuleExpanded>();
@@ -136,20 +137,26 @@ function RuleFormWithChoices(props: {
   defaultCurrency: string;
 }) {
   const orgId = useOrgId();
-  const choices = useLoad(async () => {
-    const [carriers, addresses, rules, printers] = await Promise.all([
-      client.call('carriers.list', { params: { orgId }, query: { limit: 100 } }),
-      client.call('senderAddresses.list', { params: { orgId }, query: { limit: 100 } }),
-      client.call('shippingRules.list', { params: { orgId }, query: { limit: 100 } }),
-      // Printing may not be set up on this installation; the rule can still be saved without it.
-      client.call('printers.list', { params: { orgId }, query: { limit: 100 } }).then(
-        (page) => page.data,
-        () => null,
-      ),
-    ]);
-    return { carriers: carriers.data, addresses: addresses.data, rules: rules.data.map((rule) => ({ id: rule.id, name: rule.name })), printers };
-  }, orgId);
-  if (choices.error) return <ListError error={choices.error} onRetry={choices.reload} />;
-  if (!choices.data) return <p className="loading">Loading carriers and addresses…</p>;
-  return <ShippingRuleFields {...props} choices={{ ...choices.data, defaultCurrency: props.defaultCurrency }} />;
+  const carriers = useOperation('carriers.list', { params: { orgId }, query: { limit: 100 } });
+  const addresses = useOperation('senderAddresses.list', { params: { orgId }, query: { limit: 100 } });
+  const rules = useOperation('shippingRules.list', { params: { orgId }, query: { limit: 100 } });
+  const printers = useOperation('printers.list', { params: { orgId }, query: { limit: 100 } });
+  const error = carriers.error ?? addresses.error ?? rules.error;
+  const retry = () => {
+    carriers.reload();
+    addresses.reload();
+    rules.reload();
+  };
+  if (error) return <ListError error={error} onRetry={retry} />;
+  // Printing may not be set up on this installation; the rule can still be saved without it (null).
+  const printerChoices = printers.data ? printers.data.data : printers.error ? null : undefined;
+  if (!carriers.data || !addresses.data || !rules.data || printerChoices === undefined) return <p className="loading">Loading carriers and addresses…</p>;
+  const choices = {
+    carriers: carriers.data.data,
+    addresses: addresses.data.data,
+    rules: rules.data.data.map((rule) => ({ id: rule.id, name: rule.name })),
+    printers: printerChoices,
+    defaultCurrency: props.defaultCurrency,
+  };
+  return <ShippingRuleFields {...props} choices={choices} />;
 }

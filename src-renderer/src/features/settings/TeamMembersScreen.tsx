@@ -4,7 +4,8 @@ import { assignableRoles, type AssignableRole, type Member } from '../../../../s
 import { grants, roleScopes, type Role } from '../../../../src-shared/scopes';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { formatDateTime } from '../../lib/format';
 import { SetMemberPasswordDialog } from '../auth/PasswordDialogs';
 import { useOrgId, useSession } from '../../lib/session';
@@ -45,7 +46,7 @@ export function TeamMembersScreen() {
   const canWrite = useCanWrite('org_members');
   const myUserId = useSession((state) => state.login?.user.id);
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('members.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const list = useOperation('members.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
   const editor = useEditor<MemberDraft>();
   const remove = useConfirmTarget<Member>();
   const [settingPassword, setSettingPassword] = useState<Member | null>(null);

@@ -1,5 +1,5 @@
 import type { LimitName, Usage } from '../../../../src-shared/schemas/org';
-import { client, useLoad } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { humanize } from '../../lib/format';
 import { useOrgId } from '../../lib/session';
 import { ListError, PageHeader, formatMinor } from './shared';
@@ -24,8 +24,8 @@ function periodText(period: Usage['currentPeriod']): string {
 
 export function UsageScreen() {
   const orgId = useOrgId();
-  const usage = useLoad(() => client.call('billing.usage', { params: { orgId } }), orgId);
-  const org = useLoad(() => client.call('orgs.get', { params: { id: orgId } }), orgId);
+  const usage = useOperation('billing.usage', { params: { orgId } });
+  const org = useOperation('orgs.get', { params: { id: orgId } });
   const currency = org.data?.currency ?? 'DKK';
   return (
     <div className="settings-screen">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Webhook, WebhookDelivery } from '../../../../src-shared/schemas/webhook';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { DateCell } from '../../components/cells';
 import { Dialog } from '../../components/Dialog';
@@ -22,10 +23,7 @@ export function WebhookCallsDialog({ webhook, onClose, canWrite }: { webhook: We
 
 function WebhookCalls({ webhook, canWrite }: { webhook: Webhook; canWrite: boolean }) {
   const orgId = useOrgId();
-  const calls = useLoad(
-    () => client.call('webhooks.deliveries', { params: { orgId, webhookId: webhook.id }, query: { limit: SHOWN } }),
-    `${orgId}:${webhook.id}`,
-  );
+  const calls = useOperation('webhooks.deliveries', { params: { orgId, webhookId: webhook.id }, query: { limit: SHOWN } });
   const [testing, setTesting] = useState(false);
   const [tested, setTested] = useState<WebhookDelivery | null>(null);
   const [error, setError] = useState<unknown>(null);

@@ -6,7 +6,8 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
 import { StatusBadge } from '../../components/StatusBadge';
-import { client, useLoad } from '../../lib/api';
+import { client } from '../../lib/api';
+import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import {
   CheckboxField,
@@ -48,7 +49,7 @@ export function WebhooksScreen() {
   const orgId = useOrgId();
   const canWrite = useCanWrite('webhooks');
   const [page, setPage] = useState(1);
-  const list = useLoad(() => client.call('webhooks.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } }), `${orgId}:${page}`);
+  const list = useOperation('webhooks.list', { params: { orgId }, query: { page, limit: SETTINGS_PAGE_SIZE } });
   const editor = useEditor<WebhookDraft>();
   const remove = useConfirmTarget<Webhook>();
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
@@ -172,7 +173,7 @@ export function WebhooksScreen() {
 /** The signing secret, read fresh: lists never carry it. */
 function WebhookSecret({ webhookId }: { webhookId: string }) {
   const orgId = useOrgId();
-  const webhook = useLoad(() => client.call('webhooks.get', { params: { orgId, webhookId } }), `${orgId}:${webhookId}`);
+  const webhook = useOperation('webhooks.get', { params: { orgId, webhookId } });
   if (webhook.error) return <ErrorNotice error={webhook.error} title="The signing secret could not be read" />;
   if (!webhook.data) return <p className="loading">Reading the signing secret…</p>;
   return <SecretField label="Signing secret" value={webhook.data.secret} />;
