@@ -1,4 +1,3 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { createClient, httpTransport, ipcTransport } from '../../../src-shared/client';
 import { useSession } from './session';
 
@@ -20,31 +19,10 @@ export async function signOut(): Promise<void> {
   useSession.getState().signedOut();
 }
 
+/** A read as a screen shows it (useOperation's answer is one). */
 export interface Loaded<T> {
   data: T | undefined;
   error: unknown;
   loading: boolean;
   reload: () => void;
-}
-
-/**
- * Runs `load` when `key` changes and on reload(); a slower earlier answer never overwrites a newer
- * one. The data shown stays until the next answer arrives, so tables do not flicker while paging.
- */
-export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
-  const [tick, setTick] = useState(0);
-  const latest = useRef(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  useEffect(() => {
-    const ticket = ++latest.current;
-    setState((previous) => ({ ...previous, loading: true }));
-    loadRef.current().then(
-      (data) => ticket === latest.current && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => ticket === latest.current && setState((previous) => ({ data: previous.data, error, loading: false })),
-    );
-  }, [key, tick]);
-  const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { ...state, reload };
 }
