@@ -114,7 +114,7 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text();
   try {
     const body = errorBodySchema.safeParse(JSON.parse(text));
-    if (body.success) return ApiError.fromBody(body.data);
+    if (body.success) return ApiError.fromBody(body.data, response.status);
   } catch {
     // Not JSON: fall through to the status.
   }

@@ -42,6 +42,10 @@ export const errorStatus = {
   NO_MATCHING_SHIPPING_RULE: 422,
   RETURN_RULE_MISSING: 422,
   CARRIER_ERROR: 422,
+  /** The carrier refused the credentials (decisions §13). */
+  CARRIER_AUTH_FAILED: 422,
+  /** A booking call whose outcome is unknown; 409 when a send is refused until `confirmRebook` (decisions §13). */
+  CARRIER_OUTCOME_UNKNOWN: 422,
   STOREFRONT_ERROR: 422,
   PRINTER_OFFLINE: 422,
   DOCUMENT_FORMAT_UNAVAILABLE: 422,
@@ -52,6 +56,9 @@ export const errorStatus = {
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
+
+/** The one code answered with two statuses: 422 when the outcome became unknown, 409 when a send is refused for it. */
+const otherStatus: Partial<Record<ErrorCode, readonly number[]>> = { CARRIER_OUTCOME_UNKNOWN: [409] };
 export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
 
 export const httpReason: Record<number, string> = {
@@ -90,11 +97,11 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly errors: CarrierErrorItem[] | undefined;
 
-  constructor(code: ErrorCode, message: string, extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[] } = {}) {
+  constructor(code: ErrorCode, message: string, extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[]; status?: number } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = errorStatus[code];
+    this.status = extra.status !== undefined && otherStatus[code]?.includes(extra.status) ? extra.status : errorStatus[code];
     this.details = extra.details;
     this.errors = extra.errors;
   }
@@ -110,9 +117,12 @@ export class ApiError extends Error {
     return body;
   }
 
-  static fromBody(body: ErrorBody): ApiError {
+  static fromBody(body: ErrorBody, status?: number): ApiError {
     const code = (body.code in errorStatus ? body.code : 'INTERNAL_ERROR') as ErrorCode;
-    const extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[] } = {};
+    const extra: { details?: ErrorDetail[]; errors?: CarrierErrorItem[]; status?: number } = {};
+    // Over IPC only the body travels: its reason phrase tells a 409 from a 422.
+    const said = status ?? Number(Object.entries(httpReason).find(([, reason]) => reason === body.error)?.[0]);
+    if (Number.isInteger(said)) extra.status = said;
     if (body.details) extra.details = body.details;
     if (body.errors) extra.errors = body.errors;
     return new ApiError(code, body.message, extra);

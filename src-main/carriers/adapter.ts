@@ -1,4 +1,6 @@
-import type { CarrierField, CarrierProduct, DocumentFormat, LabelSize } from '../../src-shared/schemas/carrier';
+import type { CarrierField, CarrierProduct, DocumentFormat, LabelSize, ServicePoint } from '../../src-shared/schemas/carrier';
+import type { TrackingStatus } from '../../src-shared/schemas/shipment';
+import type { CarrierHttp } from './platform/carrierHttp';
 
 /**
  * The one interface every carrier implements (decisions §8): products, book, void, track. The
@@ -76,9 +78,12 @@ export interface BookingRequest {
 }
 
 export interface LabelDocument {
-  parcelId: string;
+  /** The parcel the label is for; null when the carrier gives one file for the whole shipment. */
+  parcelId: string | null;
   format: DocumentFormat;
+  /** The label's physical size, as the carrier made it. */
   size: LabelSize;
+  /** Exactly the bytes the carrier returned (or the local carrier drew). */
   content: Buffer;
 }
 
@@ -91,32 +96,68 @@ export interface CarrierCallLog {
   durationMs: number;
 }
 
-export interface BookingResult {
+/** Each parcel's own carrier number (decisions §13). */
+export interface BookedParcel {
+  parcelId: string;
   trackingNumber: string;
-  trackingUrl: string | null;
-  /** One label per parcel. */
-  labels: LabelDocument[];
-  calls: CarrierCallLog[];
+  /** The carrier's parcel number where it has one apart from the tracking number. */
+  parcelNumber: string | null;
 }
 
+export interface BookingResult {
+  /** The shipment's number: the first parcel's where the carrier numbers parcels. */
+  trackingNumber: string;
+  trackingUrl: string | null;
+  parcels: BookedParcel[];
+  /** One label per parcel, or one for the whole shipment. */
+  labels: LabelDocument[];
+  /** What the adapter needs later to void or track it (e.g. the carrier's shipment id); kept with the shipment. */
+  booking: Record<string, unknown>;
+}
+
+/** A booked shipment as void and track see it. */
+export interface BookedShipment {
+  shipmentId: string;
+  reference: string;
+  trackingNumber: string;
+  parcels: readonly BookedParcel[];
+  booking: Readonly<Record<string, unknown>>;
+  bookedAt: string | null;
+}
+
+export type VoidResult = { voided: true } | { voided: false; instruction: string };
+
 export interface TrackingEvent {
-  occurredAt: string;
-  status: string;
+  at: string;
+  /** The carrier's own event code. */
+  code: string;
   description: string;
   location: string | null;
 }
 
 export interface TrackingResult {
-  trackingNumber: string;
+  status: TrackingStatus;
   events: TrackingEvent[];
+}
+
+export interface ServicePointQuery {
+  countryCode: string;
+  postalCode: string;
+  address1: string | null;
+  city: string | null;
+  limit: number;
 }
 
 /** What an adapter may use during a call besides the request. */
 export interface CarrierCallContext {
   orgId: string;
+  /** The configured carrier's id (null before it is saved: testing a config, listing options). */
+  carrierId: string | null;
   /** The configured carrier's config with secrets opened. */
   config: CarrierConfig;
   now: Date;
+  /** The one way to reach the carrier: time limit, retries, Retry-After, concurrency and call logs (platform/carrierHttp.ts). */
+  http: CarrierHttp;
   /**
    * The next number of the organization's tracking sequence; offline carriers number their own
    * shipments from it, so the caller hands it in from its write transaction.
@@ -134,23 +175,43 @@ export interface LabelRedrawContext {
 export interface CarrierAdapter {
   slug: string;
   describe: CarrierDescription;
+  /**
+   * A carrier reached over the network: the platform adds `testMode` and `apiBaseUrl` to its fields
+   * (decisions §13). `origins` are its documented endpoints; apiBaseUrl replaces their scheme, host and port.
+   */
+  remote?: { origins: { production: string; sandbox: string }; apiBaseUrlRequired?: boolean };
   /** Checks beyond field presence, type and select options (formats, placeholders); none by default. */
   checkConfig?: (config: CarrierConfig) => ConfigIssue[];
   /**
-   * Products are part of the adapter, not fetched, so rules and shipments can be checked against them
-   * inside a synchronous SQLite transaction.
+   * Synchronous, so rules and shipments can be checked against them inside a SQLite transaction.
+   * `stored` is what refreshProducts last read from the carrier, kept with the configured carrier.
    */
-  products: (config: CarrierConfig) => readonly CarrierProduct[];
+  products: (config: CarrierConfig, stored: readonly CarrierProduct[] | null) => readonly CarrierProduct[];
+  /** Reads the products from the carrier (Karrio: the connection's services); kept with the carrier. */
+  refreshProducts?: (context: CarrierCallContext) => Promise<CarrierProduct[]>;
+  /** Choices of a select field read from the carrier with the typed credentials, before anything is saved. */
+  fieldOptions?: (context: CarrierCallContext, fieldKey: string) => Promise<{ name: string; value: string }[]>;
+  /** Authenticates (and reads what it needs) without booking; answers a sentence for the user. */
+  testConnection?: (context: CarrierCallContext) => Promise<string>;
   /** The label size and format used when neither the printer nor the request chooses one. */
   labelDefaults: (config: CarrierConfig) => LabelSpec;
   book: (context: CarrierCallContext, request: BookingRequest) => Promise<BookingResult>;
+  /**
+   * Asks the carrier for a booking made under the shipment's reference (after an unknown outcome):
+   * the booking with its labels, or null when there is none. Absent when the carrier cannot be asked;
+   * then a rebook needs the user's `confirmRebook`.
+   */
+  findBooking?: (context: CarrierCallContext, request: BookingRequest) => Promise<BookingResult | null>;
   /**
    * Draws a booked parcel's label again, in another format or size (USERS 3: a PDF of a ZPL label to
    * preview, or to print when only an office printer is at hand). Only carriers whose labels are made
    * here can; a carrier whose labels come from its own API leaves it out.
    */
   redrawLabel?: (context: LabelRedrawContext, request: BookingRequest, parcelId: string, label: LabelSpec) => Promise<Buffer>;
-  /** Cancels a booked shipment with the carrier (cancel of a dispatched shipment). */
-  void: (context: CarrierCallContext, booking: { shipmentId: string; trackingNumber: string }) => Promise<{ calls: CarrierCallLog[] }>;
-  track: (context: CarrierCallContext, trackingNumber: string) => Promise<TrackingResult>;
+  /** Cancels a booked shipment with the carrier; `voided: false` where the carrier has no such call. */
+  void: (context: CarrierCallContext, booked: BookedShipment) => Promise<VoidResult>;
+  /** Asks about several shipments at once where the carrier allows; absent for a carrier nobody can ask. */
+  track?: (context: CarrierCallContext, booked: readonly BookedShipment[]) => Promise<Map<string, TrackingResult>>;
+  /** The carrier's own service point lookup, nearest first; absent: the carrier has none (answers []). */
+  servicePoints?: (context: CarrierCallContext, query: ServicePointQuery) => Promise<ServicePoint[]>;
 }

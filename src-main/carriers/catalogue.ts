@@ -1,14 +1,21 @@
 import type { AvailableCarrier, CarrierField } from '../../src-shared/schemas/carrier';
 import type { CarrierAdapter, CarrierConfig, ConfigIssue } from './adapter';
 import { carrierAdapters } from './registry';
+import { remoteConfigIssues, remoteFields } from './platform/remoteFields';
 
 /**
  * The catalogue of carriers that can be configured (GET /available-carriers), built from the
  * registered adapters so what is offered and what can book are the same list.
  */
 
+/** The adapter's own fields, then the platform's for a carrier reached over the network. */
+export function fieldsOf(adapter: CarrierAdapter): CarrierField[] {
+  return [...adapter.describe.fields, ...remoteFields(adapter)];
+}
+
 function entryOf(adapter: CarrierAdapter): AvailableCarrier {
-  const { name, group, description, learnMoreUrl, logoSvg, fields } = adapter.describe;
+  const { name, group, description, learnMoreUrl, logoSvg } = adapter.describe;
+  const fields = fieldsOf(adapter);
   return {
     name,
     slug: adapter.slug,
@@ -25,7 +32,12 @@ function entryOf(adapter: CarrierAdapter): AvailableCarrier {
 const adaptersBySlug = new Map(carrierAdapters.map((adapter) => [adapter.slug, adapter]));
 const entries = carrierAdapters.map(entryOf);
 const secretKeysBySlug = new Map(
-  carrierAdapters.map((adapter) => [adapter.slug, adapter.describe.fields.filter((f) => f.type === 'password').map((f) => f.key)]),
+  carrierAdapters.map((adapter) => [
+    adapter.slug,
+    fieldsOf(adapter)
+      .filter((f) => f.type === 'password')
+      .map((f) => f.key),
+  ]),
 );
 
 export function availableCarriers(): AvailableCarrier[] {
@@ -46,7 +58,7 @@ export function secretKeysOf(slug: string): readonly string[] {
  * wrong type or outside a select's options, then the adapter's own checks. Empty when it is fine.
  */
 export function configIssues(adapter: CarrierAdapter, config: CarrierConfig): ConfigIssue[] {
-  const fields = adapter.describe.fields;
+  const fields = fieldsOf(adapter);
   const known = new Set(fields.map((field) => field.key));
   const issues: ConfigIssue[] = Object.keys(config)
     .filter((key) => !known.has(key))
@@ -56,7 +68,8 @@ export function configIssues(adapter: CarrierAdapter, config: CarrierConfig): Co
     if (message) issues.push({ key: field.key, message });
   }
   // The adapter's checks assume well-typed values, so they run only on an otherwise valid config.
-  return issues.length > 0 ? issues : (adapter.checkConfig?.(config) ?? []);
+  if (issues.length > 0) return issues;
+  return [...(adapter.remote ? remoteConfigIssues(config) : []), ...(adapter.checkConfig?.(config) ?? [])];
 }
 
 function fieldIssue(field: CarrierField, value: unknown): string | null {

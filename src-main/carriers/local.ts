@@ -38,6 +38,7 @@ const products: readonly CarrierProduct[] = [
       { serviceId: 'evening', name: 'Evening delivery' },
     ],
     labelSizes: allSizes,
+    servicePoint: 'none',
   },
   {
     productId: 'local_pallet',
@@ -50,6 +51,7 @@ const products: readonly CarrierProduct[] = [
       { serviceId: 'pallet_exchange', name: 'Pallet exchange' },
     ],
     labelSizes: allSizes,
+    servicePoint: 'none',
   },
   {
     productId: 'local_pickup',
@@ -58,6 +60,7 @@ const products: readonly CarrierProduct[] = [
     description: 'The customer collects the goods at the warehouse.',
     services: [{ serviceId: 'notify_ready', name: 'Tell the customer when it is ready' }],
     labelSizes: allSizes,
+    servicePoint: 'none',
   },
   {
     productId: 'local_return',
@@ -66,6 +69,7 @@ const products: readonly CarrierProduct[] = [
     description: 'Goods coming back, brought by the customer or collected by your own drivers.',
     services: [{ serviceId: 'collect', name: 'Collected by own driver' }],
     labelSizes: allSizes,
+    servicePoint: 'none',
   },
 ];
 
@@ -196,7 +200,10 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
     error: null,
     durationMs: Math.round(performance.now() - started),
   };
-  return { trackingNumber, trackingUrl, labels, calls: [call] };
+  context.http.calls.push(call);
+  // One number for the whole shipment: the warehouse's own van has no parcel numbers of its own.
+  const parcels = request.parcels.map((parcel) => ({ parcelId: parcel.parcelId, trackingNumber, parcelNumber: null }));
+  return { trackingNumber, trackingUrl, parcels, labels, booking: {} };
 }
 
 /** One parcel's label; the same drawing at booking and when it is drawn again in another format. */
@@ -248,10 +255,15 @@ export const localCarrier: CarrierAdapter = {
   // Drawn again for a screen or an office printer: its font embedded, so nothing is cut off.
   redrawLabel: (context, request, parcelId, label) => drawLabel(context, request, parcelId, label, { embedFont: true }),
   // Nobody else holds the booking: voiding it is only noted, in logs[] as the booking was.
-  void: async (_context, booking) => ({
-    calls: [
-      { request: { operation: 'void', trackingNumber: booking.trackingNumber }, response: { voided: true }, statusCode: null, error: null, durationMs: 0 },
-    ],
-  }),
-  track: async (_context, trackingNumber) => ({ trackingNumber, events: [] }),
+  void: async (context, booked) => {
+    context.http.calls.push({
+      request: { operation: 'void', trackingNumber: booked.trackingNumber },
+      response: { voided: true },
+      statusCode: null,
+      error: null,
+      durationMs: 0,
+    });
+    return { voided: true };
+  },
+  // No `track`: nobody else knows where the van is; its status is set by hand (decisions §13).
 };

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { CarrierProduct } from '../../src-shared/schemas/carrier';
 
 const createdAt = () => text('created_at').notNull();
 const updatedAt = () => text('updated_at').notNull();
@@ -131,6 +132,8 @@ export const carriers = sqliteTable(
     senderAddressId: text('sender_address_id')
       .notNull()
       .references(() => senderAddresses.id),
+    /** Products read from the carrier (Karrio's services), kept so rules and sends work offline (decisions §13). */
+    products: json<CarrierProduct[]>('products'),
     deletedAt: text('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -262,6 +265,8 @@ export const orders = sqliteTable(
     totalAmount: real('total_amount'),
     currency: text('currency'),
     externalData: json<Record<string, unknown>>('external_data').notNull(),
+    /** The service point the customer chose at checkout (decisions §13). */
+    servicePointId: text('service_point_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -339,6 +344,19 @@ export const shipments = sqliteTable(
      * being booked here.
      */
     bookingStartedAt: text('booking_started_at'),
+    /**
+     * Set while a booking call's outcome is unknown (decisions §13): the next send asks the carrier
+     * first, and delete, cancel and reference changes are refused until it is cleared.
+     */
+    bookingOutcomeUnknownAt: text('booking_outcome_unknown_at'),
+    /** The adapter's own ids of the booking (its shipment id …), to void and track it later. */
+    carrierBooking: json<Record<string, unknown>>('carrier_booking'),
+    bookedAt: text('booked_at'),
+    /** decisions §13: what the carrier last said; null before dispatch. */
+    trackingStatus: text('tracking_status'),
+    trackingCheckedAt: text('tracking_checked_at'),
+    /** When the poller asks next; null when nobody asks (delivered, returned, a carrier nobody can ask). */
+    trackingDueAt: text('tracking_due_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -354,6 +372,11 @@ export const shipments = sqliteTable(
     index('shipments_processing')
       .on(t.bookingStartedAt)
       .where(sql`status = 'processing'`),
+    // The tracking poller's queue: only shipments still being followed are in it.
+    index('shipments_tracking_due')
+      .on(t.trackingDueAt)
+      .where(sql`tracking_due_at IS NOT NULL`),
+    index('shipments_org_tracking_status').on(t.orgId, t.trackingStatus, t.createdAt, t.id),
   ],
 );
 
@@ -393,6 +416,9 @@ export const parcels = sqliteTable(
     length: real('length').notNull().default(0),
     width: real('width').notNull().default(0),
     height: real('height').notNull().default(0),
+    /** The parcel's own carrier number once booked (decisions §13). */
+    trackingNumber: text('tracking_number'),
+    parcelNumber: text('parcel_number'),
   },
   (t) => [index('parcels_shipment').on(t.shipmentId, t.position)],
 );
@@ -438,6 +464,22 @@ export const documents = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('documents_shipment').on(t.shipmentId, t.createdAt)],
+);
+
+/** decisions §13: what the carrier said happened to a shipment, each event once. */
+export const trackingEvents = sqliteTable(
+  'tracking_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    at: text('at').notNull(),
+    code: text('code').notNull(),
+    description: text('description').notNull(),
+    location: text('location'),
+  },
+  (t) => [uniqueIndex('tracking_events_shipment_event').on(t.shipmentId, t.at, t.code, t.description)],
 );
 
 export const shipmentErrors = sqliteTable(

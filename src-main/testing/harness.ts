@@ -60,9 +60,16 @@ export interface TestServer {
 let orgCounter = 0;
 
 /** A real server on a random port over a fresh SQLite file; responses are checked against their schemas. */
-export async function startTestServer(options: { now?: () => Date; server?: ServerOptions } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { now?: () => Date; server?: ServerOptions; carrierHttp?: AppContext['carrierHttp'] } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'shipdesk-test-'));
-  const app = createAppContext({ dataDir: dir, checkResponses: true, ...(options.now ? { now: options.now } : {}) });
+  const app = createAppContext({
+    dataDir: dir,
+    checkResponses: true,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.carrierHttp ? { carrierHttp: options.carrierHttp } : {}),
+  });
   const server = buildServer(app, options.server);
   const url = await listen(server, '127.0.0.1', 0);
 

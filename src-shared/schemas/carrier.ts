@@ -74,5 +74,33 @@ export const carrierProductSchema = z.strictObject({
   description: z.string(),
   services: z.array(z.strictObject({ serviceId: z.string(), name: z.string() })),
   labelSizes: z.array(z.enum(labelSizes)),
+  /** Whether it delivers to a service point (decisions §13). */
+  servicePoint: z.enum(['required', 'optional', 'none']),
 });
 export type CarrierProduct = z.infer<typeof carrierProductSchema>;
+
+/** decisions §13: POST /carriers/{carrierId}/test. */
+export const carrierTestResultSchema = z.strictObject({ ok: z.boolean(), message: z.string(), durationMs: z.number() });
+export type CarrierTestResult = z.infer<typeof carrierTestResultSchema>;
+
+export const openingHoursSchema = z.strictObject({
+  /** ISO weekday name in English, lower case: monday … sunday. */
+  day: z.string(),
+  /** Local time HH:MM. */
+  open: z.string(),
+  close: z.string(),
+});
+
+export const servicePointSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  address1: z.string(),
+  postalCode: z.string(),
+  city: z.string(),
+  countryCode: z.string(),
+  distanceMeters: z.number().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  openingHours: z.array(openingHoursSchema),
+});
+export type ServicePoint = z.infer<typeof servicePointSchema>;

@@ -77,6 +77,10 @@ export const parcelSchema = z.strictObject({
   weightUnit: z.string(),
   dimensions: dimensionsSchema,
   orderLines: z.array(parcelOrderLineSchema),
+  /** The parcel's own carrier number once booked (decisions §13); the shipment's tracking.number is the first. */
+  trackingNumber: z.string().optional(),
+  /** The carrier's parcel number where it has one apart from the tracking number. */
+  parcelNumber: z.string().optional(),
 });
 export type Parcel = z.infer<typeof parcelSchema>;
 
@@ -95,7 +99,26 @@ export const pickupDetailsSchema = z.strictObject({
   instruction: z.string(),
 });
 
-export const trackingSchema = z.strictObject({ url: z.string(), number: z.string() });
+/** decisions §13: what the carrier last said about a dispatched shipment. */
+export const trackingStatuses = ['pending', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'returned', 'unknown'] as const;
+export type TrackingStatus = (typeof trackingStatuses)[number];
+
+export const trackingEventSchema = z.strictObject({
+  at: timestamp(),
+  code: z.string(),
+  description: z.string(),
+  location: z.string().nullable(),
+});
+export type TrackingEventItem = z.infer<typeof trackingEventSchema>;
+
+export const trackingSchema = z.strictObject({
+  url: z.string(),
+  number: z.string(),
+  status: z.enum(trackingStatuses),
+  events: z.array(trackingEventSchema),
+  lastCheckedAt: timestamp().nullable(),
+});
+export type Tracking = z.infer<typeof trackingSchema>;
 
 export const documentSchema = z.strictObject({
   id: z.string(),
@@ -358,9 +381,15 @@ export const batchSplitResponse = z.strictObject({ originalShipment: shipmentSch
  * ids that are unknown or deleted are passed over, so a station's stale memory never blocks a send.
  */
 const stationPrinterIds = z.array(id()).min(1).max(10);
-export const sendBody = z.strictObject({ stationPrinterIds: stationPrinterIds.optional() }).optional();
+/** `confirmRebook`: the user checked with the carrier that an unanswered booking did not go through (decisions §13). */
+export const sendBody = z.strictObject({ stationPrinterIds: stationPrinterIds.optional(), confirmRebook: z.boolean().optional() }).optional();
 export type SendInput = z.output<typeof sendBody>;
-export const batchSendBody = z.strictObject({ shipmentIds: z.array(id()).min(1).max(100), stationPrinterIds: stationPrinterIds.optional() });
+export const batchSendBody = z.strictObject({
+  shipmentIds: z.array(id()).min(1).max(100),
+  stationPrinterIds: stationPrinterIds.optional(),
+  /** The shipments of the batch whose rebook the user confirmed (decisions §13), or true for all of them. */
+  confirmRebook: z.union([z.boolean(), z.array(id()).max(100)]).optional(),
+});
 export const batchSendResponse = z.strictObject({
   results: z.array(
     z.strictObject({

@@ -10,6 +10,7 @@ import type { FailedAuthLimiter } from '../../domain/auth/failedAuthLimiter';
 import type { PrintingServices } from '../../printing/driver';
 import type { StorefrontTransportOptions } from '../../storefronts/http';
 import type { PushBus } from './pushes';
+import type { CarrierHttpOptions } from '../../carriers/platform/carrierHttp';
 
 export interface InstallationKeys {
   /** HS256 key for JWT access tokens. */
@@ -42,5 +43,7 @@ export interface AppContext {
    * shop addresses are called with global fetch.
    */
   storefront?: StorefrontTransportOptions;
+  /** Time limits and retry pacing of carrier calls; tests shorten them (carriers/platform/carrierHttp.ts). */
+  carrierHttp?: Partial<Omit<CarrierHttpOptions, 'slotKey' | 'callsAtATime'>>;
   close: () => void;
 }

@@ -19,6 +19,7 @@ export interface CreateAppOptions extends OpenOptions {
   now?: () => Date;
   checkResponses?: boolean;
   printing?: PrintingServices;
+  carrierHttp?: AppContext['carrierHttp'];
 }
 
 export function createAppContext(options: CreateAppOptions): AppContext {
@@ -49,6 +50,7 @@ export function createAppContext(options: CreateAppOptions): AppContext {
     pushes,
     checkResponses: options.checkResponses ?? false,
     ...(options.printing ? { printing: options.printing } : {}),
+    ...(options.carrierHttp ? { carrierHttp: options.carrierHttp } : {}),
     close: () => {
       // Writes still waiting for their group commit are committed, not dropped.
       commitWriteGroup(db.$client);

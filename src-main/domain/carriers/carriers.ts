@@ -118,6 +118,7 @@ export function createCarrier(app: AppContext, orgId: string, input: CarrierInpu
       carrierSlug: adapter.slug,
       config: sealConfig(app.keys.sealKey, input.config, secretKeysOf(adapter.slug)),
       senderAddressId: address.id,
+      products: null,
       deletedAt: null,
       createdAt: now,
       updatedAt: now,
@@ -191,7 +192,11 @@ export function deleteCarrier(app: AppContext, orgId: string, carrierId: string)
   });
 }
 
+/** What the carrier offers: the adapter's list, or what was last read from the carrier and kept with it. */
+export function productsOfCarrier(app: AppContext, row: Row): readonly CarrierProduct[] {
+  return adapterOfRow(row).products(adapterConfigOf(app, row), row.products);
+}
+
 export function carrierProducts(app: AppContext, orgId: string, carrierId: string): CarrierProduct[] {
-  const row = findCarrierRow(app.db, orgId, carrierId);
-  return [...adapterOfRow(row).products(adapterConfigOf(app, row))];
+  return [...productsOfCarrier(app, findCarrierRow(app.db, orgId, carrierId))];
 }

@@ -332,6 +332,7 @@ export function insertOrder(tx: WriteTx, now: Date, orgId: string, input: OrderC
     customerEmail: input.customerEmail ?? null,
     shippingRuleId: input.shippingRuleId ?? null,
     notes: input.notes ?? null,
+    servicePointId: null,
     shippingAddress: input.shippingAddress ?? null,
     totalAmount: input.totalAmount ?? null,
     currency: input.currency ?? null,

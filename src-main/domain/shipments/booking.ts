@@ -11,14 +11,18 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ApiError, type CarrierErrorItem, type ErrorDetail } from '../../../src-shared/errors';
 import type { Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
-import { carriers, documents, orgs, shipments } from '../../db/schema';
+import { carriers, documents, parcels, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
+import { CarrierFailure } from '../../carriers/errors';
+import { plainSentence } from '../../carriers/platform/plainWords';
 import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
-import { adapterConfigOf } from '../carriers/carriers';
+import { adapterConfigOf, productsOfCarrier } from '../carriers/carriers';
+import { carrierCall } from '../carriers/carrierCalls';
+import { firstTrackingCheck } from '../tracking/schedule';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/orderStatus';
 import { toKg } from '../units';
@@ -41,8 +45,14 @@ export interface PreparedBooking {
   reference: string;
   orderId: string | null;
   carrierName: string;
+  carrierRow: CarrierRow;
   adapter: CarrierAdapter;
   config: CarrierConfig;
+  /**
+   * A booking call before this one ended without an answer (decisions §13): `ask` first asks the
+   * carrier for the reference; `rebook` books again because the user confirmed it; null: a first booking.
+   */
+  afterUnknownOutcome: 'ask' | 'rebook' | null;
   /** Config keys and values that must never reach a log. */
   secrets: CarrierSecrets;
   request: BookingRequest;
@@ -51,8 +61,14 @@ export interface PreparedBooking {
 }
 
 export type BookingOutcome =
-  | { ok: true; result: BookingResult; shippingDocuments: ShippingDocumentsResult }
-  | { ok: false; errors: CarrierErrorItem[]; calls: CarrierCallLog[]; durationMs: number };
+  | { ok: true; result: BookingResult; found: boolean; calls: CarrierCallLog[]; shippingDocuments: ShippingDocumentsResult }
+  | { ok: false; failure: FailureKind; errors: CarrierErrorItem[]; calls: CarrierCallLog[]; durationMs: number };
+
+/**
+ * `unknown`: the carrier may have booked (decisions §13), `auth`: it refused the credentials,
+ * `failed`: it did not book.
+ */
+type FailureKind = 'unknown' | 'auth' | 'failed';
 
 type CarrierRow = typeof carriers.$inferSelect;
 
@@ -72,7 +88,7 @@ function completenessProblems(
   app: AppContext,
   db: ReadDb,
   record: ShipmentRecord,
-): { problems: ErrorDetail[]; carrier?: { row: CarrierRow; adapter: CarrierAdapter; config: CarrierConfig } } {
+): { problems: ErrorDetail[]; carrier?: { row: CarrierRow; adapter: CarrierAdapter; config: CarrierConfig; productName: string } } {
   const { row } = record;
   const problems: ErrorDetail[] = [];
   if (!record.parties.some((party) => party.type === 'sender')) problems.push({ path: 'parties', message: 'a sender party' });
@@ -99,7 +115,7 @@ function completenessProblems(
   }
   // What the carrier offers is checked here, not when the shipment or rule is written (decisions §8).
   const config = adapterConfigOf(app, carrierRow);
-  const products = adapter.products(config);
+  const products = productsOfCarrier(app, carrierRow);
   const product = products.find((candidate) => candidate.productId === row.productId);
   if (!product) {
     problems.push({
@@ -115,7 +131,7 @@ function completenessProblems(
       });
     }
   }
-  return { problems, carrier: { row: carrierRow, adapter, config } };
+  return { problems, carrier: { row: carrierRow, adapter, config, productName: product?.name ?? row.productId } };
 }
 
 function bookingParty(party: PartyRow): BookingParty {
@@ -166,10 +182,18 @@ export function bookingRequest(record: ShipmentRecord, adapter: CarrierAdapter, 
 
 /**
  * Step 1, inside the caller's write transaction: 409 when the status forbids sending, 422
- * SHIPMENT_INCOMPLETE listing everything missing (the transaction rolls back, nothing changes), else
- * status `processing` with its activity.
+ * SHIPMENT_INCOMPLETE listing everything missing (the transaction rolls back, nothing changes), 409
+ * CARRIER_OUTCOME_UNKNOWN when an earlier booking may have gone through and the carrier cannot be
+ * asked (until `confirmRebook`), else status `processing` with its activity.
  */
-export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: string, shipmentId: string): PreparedBooking {
+export function beginBooking(
+  app: AppContext,
+  tx: WriteTx,
+  now: Date,
+  orgId: string,
+  shipmentId: string,
+  options: { confirmRebook?: boolean } = {},
+): PreparedBooking {
   const record = loadShipmentRecord(tx, orgId, shipmentId);
   const { row } = record;
   const from = row.status as ShipmentStatus;
@@ -180,42 +204,48 @@ export function beginBooking(app: AppContext, tx: WriteTx, now: Date, orgId: str
       details: problems,
     });
   }
+  let afterUnknownOutcome: PreparedBooking['afterUnknownOutcome'] = null;
+  if (row.bookingOutcomeUnknownAt) {
+    if (carrier.adapter.findBooking) afterUnknownOutcome = 'ask';
+    else if (options.confirmRebook) afterUnknownOutcome = 'rebook';
+    else {
+      throw new ApiError(
+        'CARRIER_OUTCOME_UNKNOWN',
+        `${carrier.row.name} may already have booked shipment ${row.reference} (the call at ${row.bookingOutcomeUnknownAt} got no answer), and it cannot be asked. Check with ${carrier.row.name}; if it has no such booking, send again with confirmRebook.`,
+        { status: 409 },
+      );
+    }
+  }
 
   setStatus(tx, now, shipmentId, 'processing');
-  recordActivity(tx, now, shipmentId, 'status_changed', `Status ${from} → processing: booking with ${carrier.row.name}`);
+  recordActivity(
+    tx,
+    now,
+    shipmentId,
+    'status_changed',
+    `Status ${from} → processing: ${afterUnknownOutcome === 'ask' ? `asking ${carrier.row.name} for an earlier booking, then booking` : `booking with ${carrier.row.name}`}${afterUnknownOutcome === 'rebook' ? ' again, as confirmed' : ''}`,
+  );
   recomputeOrder(tx, now, row.orderId);
 
-  const product = carrier.adapter.products(carrier.config).find((candidate) => candidate.productId === row.productId);
   return {
     orgId,
     shipmentId,
     reference: row.reference,
     orderId: row.orderId,
     carrierName: carrier.row.name,
+    carrierRow: carrier.row,
     adapter: carrier.adapter,
     config: carrier.config,
+    afterUnknownOutcome,
     secrets: carrierSecrets(carrier.row.carrierSlug, carrier.config),
     request: bookingRequest(record, carrier.adapter, carrier.config),
-    shippingDocuments: planShippingDocuments(tx, record, { carrierName: carrier.row.name, productName: product?.name ?? row.productId }),
+    shippingDocuments: planShippingDocuments(tx, record, { carrierName: carrier.row.name, productName: carrier.productName }),
   };
-}
-
-/** The organization's next tracking number, in its own small write so the booking holds no transaction. */
-function nextTrackingSequence(app: AppContext, orgId: string): number {
-  const row = inWriteTransaction(app.db, (tx) =>
-    tx
-      .update(orgs)
-      .set({ trackingSeq: sql`${orgs.trackingSeq} + 1` })
-      .where(eq(orgs.id, orgId))
-      .returning({ seq: orgs.trackingSeq })
-      .get(),
-  );
-  if (!row) throw new Error(`Organization ${orgId} disappeared while booking`);
-  return row.seq;
 }
 
 /** What a failed booking tells the user: the carrier's own errors when it gave them, else its message. */
 export function carrierErrorsOf(error: unknown): CarrierErrorItem[] {
+  if (error instanceof CarrierFailure) return error.errors;
   if (error instanceof ApiError) return error.errors?.length ? error.errors : [{ code: error.code, message: error.message }];
   if (error instanceof Error) {
     const code = (error as Error & { code?: unknown }).code;
@@ -224,41 +254,73 @@ export function carrierErrorsOf(error: unknown): CarrierErrorItem[] {
   return [{ code: 'BOOKING_FAILED', message: String(error) }];
 }
 
+function failureKindOf(error: unknown): FailureKind {
+  if (error instanceof CarrierFailure) return error.kind === 'outcome_unknown' ? 'unknown' : error.kind === 'auth' ? 'auth' : 'failed';
+  return 'failed';
+}
+
 /**
  * Step 2, outside any transaction. A carrier's failure is an outcome to be written, never thrown;
- * what throws is a step 1 that did not reach the disk, and then no carrier is called. After a booking
- * the rule's papers are made here, before step 3's transaction (pdf-lib is async); one that fails is
- * an error entry on the dispatched shipment, never a lost booking.
+ * what throws is a step 1 that did not reach the disk, and then no carrier is called. After an
+ * unknown outcome the carrier is first asked for the reference (decisions §13), and a booking it
+ * finds is taken instead of a second one. After a booking the rule's papers are made here, before
+ * step 3's transaction (pdf-lib is async); one that fails is an error entry on the dispatched
+ * shipment, never a lost booking.
  */
 export async function callCarrier(app: AppContext, prepared: PreparedBooking): Promise<BookingOutcome> {
   // `processing` must be on disk before the carrier hears of the shipment (recovered at start-up).
   await durable(app.db);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  let result: BookingResult;
+  const { adapter, context } = carrierCall(app, prepared.carrierRow);
+  let result: BookingResult | null = null;
+  let found = false;
   try {
-    result = await prepared.adapter.book(
-      { orgId: prepared.orgId, config: prepared.config, now: app.now(), nextTrackingSequence: () => nextTrackingSequence(app, prepared.orgId) },
-      prepared.request,
-    );
+    if (prepared.afterUnknownOutcome === 'ask' && adapter.findBooking) {
+      try {
+        result = await adapter.findBooking(context, prepared.request);
+      } catch (error) {
+        // Not knowing still: booking now could double it.
+        const errors = carrierErrorsOf(error);
+        return {
+          ok: false,
+          failure: failureKindOf(error) === 'auth' ? 'auth' : 'unknown',
+          errors: [{ code: 'CARRIER_LOOKUP_FAILED', message: `${prepared.carrierName} could not be asked whether it already has this booking` }, ...errors],
+          calls: context.http.calls,
+          durationMs: elapsed(),
+        };
+      }
+      found = result !== null;
+    }
+    result ??= await adapter.book(context, prepared.request);
   } catch (error) {
-    return { ok: false, errors: carrierErrorsOf(error), calls: [], durationMs: elapsed() };
+    return { ok: false, failure: failureKindOf(error), errors: carrierErrorsOf(error), calls: context.http.calls, durationMs: elapsed() };
   }
   // A booking without a tracking number or a label for every parcel cannot be shipped: treat it as failed.
   const problems: CarrierErrorItem[] = [];
   if (!result.trackingNumber) problems.push({ code: 'TRACKING_NUMBER_MISSING', message: 'The carrier returned no tracking number' });
   const labelled = new Set(result.labels.map((label) => label.parcelId));
-  for (const parcel of prepared.request.parcels) {
-    if (!labelled.has(parcel.parcelId)) problems.push({ code: 'LABEL_MISSING', message: `The carrier returned no label for parcel ${parcel.parcelId}` });
+  // One label for the whole shipment covers every parcel.
+  if (!labelled.has(null)) {
+    for (const parcel of prepared.request.parcels) {
+      if (!labelled.has(parcel.parcelId)) problems.push({ code: 'LABEL_MISSING', message: `The carrier returned no label for parcel ${parcel.parcelId}` });
+    }
   }
-  if (problems.length) return { ok: false, errors: problems, calls: result.calls, durationMs: elapsed() };
+  if (problems.length) return { ok: false, failure: 'failed', errors: problems, calls: context.http.calls, durationMs: elapsed() };
   const shippingDocuments = prepared.shippingDocuments
     ? await renderShippingDocuments(prepared.shippingDocuments, { trackingNumber: result.trackingNumber, now: app.now() })
     : NO_SHIPPING_DOCUMENTS;
-  return { ok: true, result, shippingDocuments };
+  return { ok: true, result, found, calls: context.http.calls, shippingDocuments };
 }
 
-function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result: BookingResult, papers: ShippingDocumentsResult): Shipment {
+function writeSuccess(
+  tx: WriteTx,
+  now: Date,
+  prepared: PreparedBooking,
+  outcome: { result: BookingResult; found: boolean; calls: readonly CarrierCallLog[] },
+  papers: ShippingDocumentsResult,
+): Shipment {
+  const { result } = outcome;
   const at = now.toISOString();
   for (const label of result.labels) {
     tx.insert(documents)
@@ -292,11 +354,29 @@ function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result:
       .run();
   }
   for (const error of papers.errors) recordError(tx, now, prepared.shipmentId, error.code, error.message);
+  for (const parcel of result.parcels) {
+    tx.update(parcels)
+      .set({ trackingNumber: parcel.trackingNumber, parcelNumber: parcel.parcelNumber })
+      .where(and(eq(parcels.id, parcel.parcelId), eq(parcels.shipmentId, prepared.shipmentId)))
+      .run();
+  }
   tx.update(shipments)
-    .set({ status: 'dispatched', bookingStartedAt: null, trackingNumber: result.trackingNumber, trackingUrl: result.trackingUrl, updatedAt: at })
+    .set({
+      status: 'dispatched',
+      bookingStartedAt: null,
+      bookingOutcomeUnknownAt: null,
+      carrierBooking: result.booking,
+      bookedAt: at,
+      trackingNumber: result.trackingNumber,
+      trackingUrl: result.trackingUrl,
+      trackingStatus: 'pending',
+      trackingCheckedAt: null,
+      trackingDueAt: firstTrackingCheck(prepared.adapter, now),
+      updatedAt: at,
+    })
     .where(eq(shipments.id, prepared.shipmentId))
     .run();
-  writeCarrierCalls(tx, now, prepared.shipmentId, prepared.secrets, result.calls);
+  writeCarrierCalls(tx, now, prepared.shipmentId, prepared.secrets, outcome.calls);
   const labelCount = result.labels.length;
   const paperList = papers.documents.map((paper) => paperNames[paper.documentType]);
   recordActivity(
@@ -304,7 +384,7 @@ function writeSuccess(tx: WriteTx, now: Date, prepared: PreparedBooking, result:
     now,
     prepared.shipmentId,
     'sent',
-    `Booked with ${prepared.carrierName}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}${paperList.length ? `, ${paperList.join(', ')}` : ''}`,
+    `${outcome.found ? `Found the earlier booking with ${prepared.carrierName} (nothing booked twice)` : `Booked with ${prepared.carrierName}`}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}${paperList.length ? `, ${paperList.join(', ')}` : ''}`,
   );
   const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
   emitEvent(tx, now, prepared.orgId, 'shipment.dispatched', shipment);
@@ -323,11 +403,26 @@ function writeFailure(
   tx: WriteTx,
   now: Date,
   prepared: PreparedBooking,
-  failure: { errors: CarrierErrorItem[]; calls: readonly CarrierCallLog[]; durationMs: number },
+  failure: { failure: FailureKind; errors: CarrierErrorItem[]; calls: readonly CarrierCallLog[]; durationMs: number },
 ): { shipment: Shipment; errors: CarrierErrorItem[] } {
   const errors = failure.errors.map((error) => ({ code: error.code, message: masked(prepared.secrets, error.message) as string }));
   const summary = errors.map((error) => error.message).join('; ');
   setStatus(tx, now, prepared.shipmentId, 'error');
+  // Unknown stays unknown until the carrier says otherwise; a clear refusal means nothing was booked.
+  const stillUnknown = failure.failure === 'unknown' || (prepared.afterUnknownOutcome === 'ask' && failure.failure === 'auth');
+  tx.update(shipments)
+    .set({ bookingOutcomeUnknownAt: stillUnknown ? now.toISOString() : null })
+    .where(eq(shipments.id, prepared.shipmentId))
+    .run();
+  if (failure.failure === 'unknown') {
+    recordError(
+      tx,
+      now,
+      prepared.shipmentId,
+      'CARRIER_OUTCOME_UNKNOWN',
+      `No answer from ${prepared.carrierName} to the booking: it may or may not have booked shipment ${prepared.reference}. Send again: Shipdesk asks ${prepared.carrierName} first where it can, so nothing is booked twice.`,
+    );
+  }
   for (const error of errors) recordError(tx, now, prepared.shipmentId, error.code, error.message);
   // The adapter's own calls when it returned any; otherwise the attempt itself, so logs[] shows it.
   const calls: readonly CarrierCallLog[] = failure.calls.length
@@ -377,7 +472,7 @@ export function finishBooking(app: AppContext, prepared: PreparedBooking, outcom
   const now = app.now();
   if (outcome.ok) {
     try {
-      return { shipment: inWriteTransaction(app.db, (tx) => writeSuccess(tx, now, prepared, outcome.result, outcome.shippingDocuments)), failure: null };
+      return { shipment: inWriteTransaction(app.db, (tx) => writeSuccess(tx, now, prepared, outcome, outcome.shippingDocuments)), failure: null };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const papers = outcome.shippingDocuments;
@@ -395,12 +490,35 @@ export function finishBooking(app: AppContext, prepared: PreparedBooking, outcom
       const errors = [
         { code: 'BOOKING_NOT_SAVED', message: `The carrier booked tracking number ${outcome.result.trackingNumber}, but saving it failed: ${reason}` },
       ];
-      return finishBooking(app, prepared, { ok: false, errors, calls: outcome.result.calls, durationMs: 0 });
+      // The carrier holds a booking Shipdesk has no record of: as good as unknown.
+      return finishBooking(app, prepared, { ok: false, failure: 'unknown', errors, calls: outcome.calls, durationMs: 0 });
     }
   }
   const { shipment, errors } = inWriteTransaction(app.db, (tx) => writeFailure(tx, now, prepared, outcome));
-  const failure = new ApiError('CARRIER_ERROR', `${prepared.carrierName} did not book shipment ${prepared.reference}; it is now in error`, { errors });
-  return { shipment, failure };
+  return { shipment, failure: bookingFailure(prepared, outcome.failure, errors) };
+}
+
+/** The answer of a failed send: which of the three it is, the carrier's words, and what to do in a sentence. */
+function bookingFailure(prepared: PreparedBooking, kind: FailureKind, errors: CarrierErrorItem[]): ApiError {
+  const carrier = prepared.carrierName;
+  if (kind === 'unknown') {
+    return new ApiError(
+      'CARRIER_OUTCOME_UNKNOWN',
+      `${carrier} did not answer whether it booked shipment ${prepared.reference}; it is in error. Send it again: Shipdesk asks ${carrier} first where it can, so nothing is booked twice.`,
+      { errors },
+    );
+  }
+  if (kind === 'auth') {
+    return new ApiError(
+      'CARRIER_AUTH_FAILED',
+      `${carrier} refused the credentials, so shipment ${prepared.reference} was not booked. ${plainSentence('auth', carrier)}`,
+      {
+        errors,
+      },
+    );
+  }
+  const advice = plainSentence(errors, carrier);
+  return new ApiError('CARRIER_ERROR', `${carrier} did not book shipment ${prepared.reference}; it is now in error.${advice ? ` ${advice}` : ''}`, { errors });
 }
 
 /**
@@ -412,14 +530,19 @@ export function recoverInterruptedBookings(app: AppContext): number {
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
     const stuck = tx
-      .select()
+      .select({ row: shipments, carrierSlug: carriers.carrierSlug })
       .from(shipments)
+      .innerJoin(carriers, eq(carriers.id, shipments.carrierId))
       // The status as a literal, not a bound value: only then can SQLite use the partial index
       // shipments_processing instead of reading every shipment.
       .where(and(sql`${shipments.status} = 'processing'`, isNotNull(shipments.bookingStartedAt)))
       .all();
-    for (const row of stuck) {
+    for (const { row, carrierSlug } of stuck) {
       setStatus(tx, now, row.id, 'error');
+      // A carrier over the network may have booked: the next send asks it first (decisions §13).
+      if (carrierAdapterFor(carrierSlug)?.remote) {
+        tx.update(shipments).set({ bookingOutcomeUnknownAt: now.toISOString() }).where(eq(shipments.id, row.id)).run();
+      }
       recordError(
         tx,
         now,

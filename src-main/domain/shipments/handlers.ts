@@ -16,8 +16,10 @@ export const shipmentHandlers = defineHandlers({
   'shipments.update': ({ app }, { params, body }) => updateShipment(app, params.orgId, params.shipmentId, body),
   'shipments.delete': ({ app }, { params }) => deleteShipment(app, params.orgId, params.shipmentId),
   'shipments.cancel': ({ app }, { params }) => cancelShipment(app, params.orgId, params.shipmentId),
-  'shipments.send': ({ app }, { params, body }) => sendShipment(app, params.orgId, params.shipmentId, { stationPrinterIds: body?.stationPrinterIds }),
-  'shipments.batchSend': ({ app }, { params, body }) => batchSend(app, params.orgId, body.shipmentIds, { stationPrinterIds: body.stationPrinterIds }),
+  'shipments.send': ({ app }, { params, body }) =>
+    sendShipment(app, params.orgId, params.shipmentId, { stationPrinterIds: body?.stationPrinterIds, confirmRebook: body?.confirmRebook === true }),
+  'shipments.batchSend': ({ app }, { params, body }) =>
+    batchSend(app, params.orgId, body.shipmentIds, { stationPrinterIds: body.stationPrinterIds, confirmRebook: body.confirmRebook ?? false }),
   'shipments.createReturn': ({ app }, { params }) => createReturn(app, params.orgId, params.shipmentId),
   'shipments.split': ({ app }, { params, body }) => splitParcel(app, params.orgId, params.shipmentId, params.parcelId, body ?? {}),
   'shipments.batchSplit': ({ app }, { params, body }) => batchSplitParcel(app, params.orgId, params.shipmentId, params.parcelId, body),

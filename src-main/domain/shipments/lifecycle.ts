@@ -29,3 +29,17 @@ export function assertTransition(shipmentId: string, from: ShipmentStatus, to: S
     throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${shipmentId} ${move}; ${targets}`);
   }
 }
+
+/**
+ * decisions §13: while the carrier may hold a booking Shipdesk does not know of, the shipment is not
+ * deleted, cancelled or renamed: its reference is what the carrier is asked for.
+ */
+export function assertBookingOutcomeKnown(row: { id: string; reference: string; bookingOutcomeUnknownAt: string | null }, what: string): void {
+  if (row.bookingOutcomeUnknownAt) {
+    throw new ApiError(
+      'CARRIER_OUTCOME_UNKNOWN',
+      `Shipment ${row.reference} cannot ${what} while the carrier may have booked it (no answer at ${row.bookingOutcomeUnknownAt}); send it again first, so Shipdesk can ask the carrier`,
+      { status: 409 },
+    );
+  }
+}

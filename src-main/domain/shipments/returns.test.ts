@@ -23,7 +23,7 @@ vi.mock('../../carriers/registry', async (importOriginal) => {
     ...local,
     slug: 'test-outbound-only',
     describe: { ...local.describe, name: 'Outbound-only courier' },
-    products: (config) => local.products(config).filter((product) => product.type === 'outbound'),
+    products: (config, stored) => local.products(config, stored).filter((product) => product.type === 'outbound'),
   };
   return { carrierAdapters: [...original.carrierAdapters, outboundOnly] };
 });

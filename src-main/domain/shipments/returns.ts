@@ -9,7 +9,7 @@ import { carriers } from '../../db/schema';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { carrierAdapterFor } from '../../carriers/catalogue';
-import { adapterConfigOf } from '../carriers/carriers';
+import { productsOfCarrier } from '../carriers/carriers';
 import { findShippingRuleRow, ruleCarrierChoice, type ShippingRuleRow } from '../shippingRules/rules';
 import { beginBooking, callCarrier, finishBooking, keepUnsent } from './booking';
 import { insertShipment, type CarrierChoice } from './create';
@@ -47,7 +47,7 @@ function returnRoute(app: AppContext, db: ReadDb, original: ShipmentRow): Return
     .where(and(eq(carriers.orgId, original.orgId), eq(carriers.id, original.carrierId), isNull(carriers.deletedAt)))
     .get();
   const adapter = carrier ? carrierAdapterFor(carrier.carrierSlug) : undefined;
-  const product = carrier && adapter ? adapter.products(adapterConfigOf(app, carrier)).find((candidate) => candidate.type === 'inbound') : undefined;
+  const product = carrier && adapter ? productsOfCarrier(app, carrier).find((candidate) => candidate.type === 'inbound') : undefined;
   if (carrier && product) {
     return {
       carrier: { carrierId: carrier.id, productId: product.productId, services: [], additionalParameters: {} },

@@ -19,7 +19,7 @@ import { autoPrintAfterSend } from '../printing/jobs';
  * shipment with the print jobs the send started (`printJobs`, `[]` when the rule prints nothing).
  */
 export async function sendShipment(app: AppContext, orgId: string, shipmentId: string, options: SendOptions = {}): Promise<SendResponse> {
-  const prepared = inWriteTransaction(app.db, (tx) => beginBooking(app, tx, app.now(), orgId, shipmentId));
+  const prepared = inWriteTransaction(app.db, (tx) => beginBooking(app, tx, app.now(), orgId, shipmentId, { confirmRebook: options.confirmRebook === true }));
   const outcome = await callCarrier(app, prepared);
   const { shipment, failure } = finishBooking(app, prepared, outcome);
   if (failure) throw failure;
@@ -29,6 +29,8 @@ export async function sendShipment(app: AppContext, orgId: string, shipmentId: s
 export interface SendOptions {
   /** The sending station's printers, preferred over the rule's when the rule prints (autoPrintAfterSend). */
   stationPrinterIds?: readonly string[] | undefined;
+  /** The user confirmed that an unanswered booking did not go through (decisions §13). */
+  confirmRebook?: boolean;
 }
 
 /**
@@ -68,26 +70,42 @@ export interface BatchSendResult {
   summary: { total: number; sent: number; failed: number };
 }
 
+/** Shipments of a batch being booked at once; each carrier's call slots (4 by default) bound its own share. */
+const BATCH_SENDS_AT_A_TIME = 16;
+
 /**
- * POST /shipments/batch-send: each shipment is sent on its own, one after the other, and a failure
+ * POST /shipments/batch-send: each shipment is sent on its own, several at a time, and a failure
  * (unknown id, wrong state, incomplete, carrier error) is a failed result that never stops the rest.
+ * Results keep the order of the ids.
  */
-export async function batchSend(app: AppContext, orgId: string, shipmentIds: readonly string[], options: SendOptions = {}): Promise<BatchSendResult> {
-  const results: BatchSendResult['results'] = [];
-  for (const shipmentId of shipmentIds) {
-    try {
-      await sendShipment(app, orgId, shipmentId, options);
-      results.push({ shipmentId, status: 'sent' });
-    } catch (error) {
-      const apiError = error instanceof ApiError ? error : null;
-      results.push({
-        shipmentId,
-        status: 'failed',
-        code: apiError?.code ?? 'INTERNAL_ERROR',
-        message: apiError ? failureMessage(apiError) : 'Something went wrong inside Shipdesk; the error has been logged',
-      });
+export async function batchSend(
+  app: AppContext,
+  orgId: string,
+  shipmentIds: readonly string[],
+  options: { stationPrinterIds?: readonly string[] | undefined; confirmRebook?: boolean | readonly string[] } = {},
+): Promise<BatchSendResult> {
+  const results: BatchSendResult['results'] = new Array(shipmentIds.length);
+  const confirmed = (shipmentId: string) =>
+    options.confirmRebook === true || (Array.isArray(options.confirmRebook) && options.confirmRebook.includes(shipmentId));
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < shipmentIds.length; index = next++) {
+      const shipmentId = shipmentIds[index] as string;
+      try {
+        await sendShipment(app, orgId, shipmentId, { stationPrinterIds: options.stationPrinterIds, confirmRebook: confirmed(shipmentId) });
+        results[index] = { shipmentId, status: 'sent' };
+      } catch (error) {
+        const apiError = error instanceof ApiError ? error : null;
+        results[index] = {
+          shipmentId,
+          status: 'failed',
+          code: apiError?.code ?? 'INTERNAL_ERROR',
+          message: apiError ? failureMessage(apiError) : 'Something went wrong inside Shipdesk; the error has been logged',
+        };
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_SENDS_AT_A_TIME, shipmentIds.length) }, worker));
   const sent = results.filter((result) => result.status === 'sent').length;
   return { results, summary: { total: results.length, sent, failed: results.length - sent } };
 }

@@ -17,6 +17,7 @@ import {
   shipmentParties,
   shipments,
   shippingRules,
+  trackingEvents,
 } from '../../db/schema';
 import type { Db } from '../../db/types';
 import type { WatchedTable } from '../../db/readCache';
@@ -55,12 +56,13 @@ const orderLinesJson = sql`(
   ) ORDER BY ${parcelOrderLines.position})
   FROM ${parcelOrderLines} WHERE ${parcelOrderLines.parcelId} = ${parcels.id})`;
 
+// A parcel's carrier numbers show once it is booked (decisions §13).
 const parcelsJson = sql`(
-  SELECT json_group_array(json_object(
+  SELECT json_group_array(json_remove(json_object(
     'id', ${parcels.id}, 'weight', ${num(parcels.weight)}, 'weightUnit', ${parcels.weightUnit},
     'dimensions', json_object('length', ${num(parcels.length)}, 'width', ${num(parcels.width)}, 'height', ${num(parcels.height)}),
-    'orderLines', json(${orderLinesJson})
-  ) ORDER BY ${parcels.position})
+    'orderLines', json(${orderLinesJson}), 'trackingNumber', ${parcels.trackingNumber}, 'parcelNumber', ${parcels.parcelNumber}
+  ), ${unlessNull('trackingNumber', sql`${parcels.trackingNumber}`)}, ${unlessNull('parcelNumber', sql`${parcels.parcelNumber}`)}) ORDER BY ${parcels.position})
   FROM ${parcels} WHERE ${parcels.shipmentId} = ${shipments.id})`;
 
 const documentsJson = sql`(
@@ -104,7 +106,14 @@ const ruleJson = sql`(SELECT ${ruleObject} FROM ${shippingRules} WHERE ${shippin
 
 const pickupJson = sql`iif(${shipments.pickupDate} <> '', json_object('date', ${shipments.pickupDate}, 'from', ${text(shipments.pickupFrom)},
   'to', ${text(shipments.pickupTo)}, 'instruction', ${text(shipments.pickupInstruction)}), NULL)`;
-const trackingJson = sql`iif(${shipments.trackingNumber} <> '', json_object('number', ${shipments.trackingNumber}, 'url', ${text(shipments.trackingUrl)}), NULL)`;
+// Newest event first, as a tracking page shows them.
+const trackingEventsJson = sql`(
+  SELECT json_group_array(json_object(
+    'at', ${trackingEvents.at}, 'code', ${trackingEvents.code}, 'description', ${trackingEvents.description}, 'location', ${trackingEvents.location}
+  ) ORDER BY ${trackingEvents.at} DESC, ${trackingEvents.id} DESC)
+  FROM ${trackingEvents} WHERE ${trackingEvents.shipmentId} = ${shipments.id})`;
+const trackingJson = sql`iif(${shipments.trackingNumber} <> '', json_object('number', ${shipments.trackingNumber}, 'url', ${text(shipments.trackingUrl)},
+  'status', coalesce(${shipments.trackingStatus}, 'pending'), 'events', json(${trackingEventsJson}), 'lastCheckedAt', ${shipments.trackingCheckedAt}), NULL)`;
 
 const shipmentJson = sql<string>`json_remove(json_object(
   'id', ${shipments.id}, 'reference', ${shipments.reference}, 'senderAddressId', ${shipments.senderAddressId},
@@ -166,6 +175,7 @@ export const tablesOfTheFullRead: WatchedTable[] = [
   byShipment(shipmentErrors),
   byShipment(shipmentActivities),
   byShipment(shipmentLogs),
+  byShipment(trackingEvents),
   // The rule summary shows in every shipment that uses the rule: a change to it drops them all.
   {
     table: getTableName(shippingRules),

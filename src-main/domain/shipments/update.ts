@@ -5,9 +5,12 @@ import type { Shipment, ShipmentStatus, ShipmentUpdateInput } from '../../../src
 import { shipments } from '../../db/schema';
 import { inWriteTransaction, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
-import { adapterConfigOf, adapterOfRow, findCarrierRowOfBooking } from '../carriers/carriers';
-import type { CarrierCallLog } from '../../carriers/adapter';
-import { carrierSecrets, masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
+import { findCarrierRowOfBooking } from '../carriers/carriers';
+import { carrierCall } from '../carriers/carrierCalls';
+import type { CarrierCallLog, VoidResult } from '../../carriers/adapter';
+import { bookedShipmentOf } from './bookedShipment';
+import { CarrierFailure } from '../../carriers/errors';
+import { masked, writeCarrierCalls, type CarrierSecrets } from './carrierLogs';
 import { findSenderAddressRow } from '../senderAddresses/senderAddresses';
 import { emitEvent } from '../events';
 import { linkLinesToOrders } from '../orders/allocation';
@@ -16,7 +19,7 @@ import { withinOrderAllowance } from '../orders/placement';
 import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
 import { findShippableOrderRow } from './fromOrder';
 import { withSenderParty } from './create';
-import { assertActionAllowed, assertTransition } from './lifecycle';
+import { assertActionAllowed, assertBookingOutcomeKnown, assertTransition } from './lifecycle';
 import {
   findShipmentRow,
   loadShipmentRecords,
@@ -44,6 +47,8 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
     const moves = target !== undefined && !(target === from && changesFields);
     if (!moves || changesFields) assertActionAllowed('updateFields', shipmentId, from);
     if (moves) assertTransition(shipmentId, from, target);
+    if (target === 'cancelled') assertBookingOutcomeKnown(row, 'be cancelled');
+    if (input.reference !== undefined && input.reference !== row.reference) assertBookingOutcomeKnown(row, 'have its reference changed');
 
     const changes: ShipmentChanges = {};
     if (input.reference !== undefined) changes.reference = input.reference;
@@ -122,6 +127,7 @@ export function deleteShipment(app: AppContext, orgId: string, shipmentId: strin
   return inWriteTransaction(app.db, (tx) => {
     const row = findShipmentRow(tx, orgId, shipmentId);
     assertActionAllowed('delete', shipmentId, row.status as ShipmentStatus);
+    assertBookingOutcomeKnown(row, 'be deleted');
     tx.delete(shipments).where(eq(shipments.id, shipmentId)).run();
     recomputeOrder(tx, now, row.orderId);
     return { message: `Shipment ${shipmentId} deleted` };
@@ -130,11 +136,14 @@ export function deleteShipment(app: AppContext, orgId: string, shipmentId: strin
 
 /**
  * Cancel from any status but processing and cancelled. A dispatched shipment is voided with the
- * carrier first, outside the transaction; if the carrier refuses, nothing changes here.
+ * carrier first, outside the transaction; if the carrier refuses, nothing changes here. Where the
+ * carrier has no way to void (decisions §13), it is cancelled here with an activity saying what the
+ * user must do.
  */
 export async function cancelShipment(app: AppContext, orgId: string, shipmentId: string): Promise<Shipment> {
   const row = findShipmentRow(app.db, orgId, shipmentId);
   assertActionAllowed('cancel', shipmentId, row.status as ShipmentStatus);
+  assertBookingOutcomeKnown(row, 'be cancelled');
   const voided = (row.status === 'dispatched' || row.status === 'partly_dispatched') && row.trackingNumber ? await voidBooking(app, orgId, row) : null;
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
@@ -142,8 +151,14 @@ export async function cancelShipment(app: AppContext, orgId: string, shipmentId:
     const current = findShipmentRow(tx, orgId, shipmentId);
     if (voided) writeCarrierCalls(tx, now, shipmentId, voided.secrets, voided.calls);
     assertActionAllowed('cancel', shipmentId, current.status as ShipmentStatus);
-    tx.update(shipments).set({ status: 'cancelled', updatedAt: now.toISOString() }).where(eq(shipments.id, shipmentId)).run();
-    recordActivity(tx, now, shipmentId, 'cancelled', current.trackingNumber ? `Cancelled; booking ${current.trackingNumber} voided` : 'Cancelled');
+    // Nobody follows a cancelled shipment's tracking.
+    tx.update(shipments).set({ status: 'cancelled', trackingDueAt: null, updatedAt: now.toISOString() }).where(eq(shipments.id, shipmentId)).run();
+    const description = !current.trackingNumber
+      ? 'Cancelled'
+      : voided?.result.voided === false
+        ? `Cancelled here only: ${voided.result.instruction}`
+        : `Cancelled; booking ${current.trackingNumber} voided`;
+    recordActivity(tx, now, shipmentId, 'cancelled', description);
     const shipment = readShipment(tx, orgId, shipmentId);
     emitEvent(tx, now, orgId, 'shipment.cancelled', shipment);
     recomputeOrder(tx, now, current.orderId);
@@ -152,38 +167,28 @@ export async function cancelShipment(app: AppContext, orgId: string, shipmentId:
 }
 
 /** The void, with the calls it made for `logs[]`; a refusal is logged too and changes nothing else. */
-async function voidBooking(app: AppContext, orgId: string, row: ShipmentRow): Promise<{ calls: CarrierCallLog[]; secrets: CarrierSecrets }> {
-  const carrier = findCarrierRowOfBooking(app.db, orgId, row.carrierId);
-  const adapter = adapterOfRow(carrier);
-  const config = adapterConfigOf(app, carrier);
-  const secrets = carrierSecrets(carrier.carrierSlug, config);
+async function voidBooking(
+  app: AppContext,
+  orgId: string,
+  row: ShipmentRow,
+): Promise<{ result: VoidResult; calls: CarrierCallLog[]; secrets: CarrierSecrets }> {
+  const { adapter, context, secrets } = carrierCall(app, findCarrierRowOfBooking(app.db, orgId, row.carrierId));
   const trackingNumber = row.trackingNumber as string;
-  const started = performance.now();
   try {
-    const { calls } = await adapter.void(
-      {
-        orgId,
-        config,
-        now: app.now(),
-        nextTrackingSequence: () => {
-          throw new Error('Voiding does not number shipments');
-        },
-      },
-      { shipmentId: row.id, trackingNumber },
-    );
-    return { calls, secrets };
+    const result = await adapter.void(context, bookedShipmentOf(app.db, row));
+    return { result, calls: context.http.calls, secrets };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const attempt: CarrierCallLog = {
-      request: { operation: 'void', trackingNumber },
-      response: null,
-      statusCode: null,
-      error: message,
-      durationMs: performance.now() - started,
-    };
-    inWriteTransaction(app.db, (tx) => writeCarrierCalls(tx, app.now(), row.id, secrets, [attempt]));
+    // An adapter that failed before any call still shows the attempt in logs[].
+    const calls: CarrierCallLog[] = context.http.calls.length
+      ? context.http.calls
+      : [{ request: { operation: 'void', trackingNumber }, response: null, statusCode: null, error: message, durationMs: 0 }];
+    inWriteTransaction(app.db, (tx) => writeCarrierCalls(tx, app.now(), row.id, secrets, calls));
     throw new ApiError('CARRIER_ERROR', `The carrier did not void booking ${trackingNumber}; the shipment is unchanged`, {
-      errors: [{ code: 'VOID_FAILED', message: masked(secrets, message) as string }],
+      errors: (error instanceof CarrierFailure ? error.errors : [{ code: 'VOID_FAILED', message }]).map((item) => ({
+        code: item.code,
+        message: masked(secrets, item.message) as string,
+      })),
     });
   }
 }

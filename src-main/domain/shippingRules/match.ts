@@ -128,7 +128,7 @@ export function rankRules<R extends MatchableRule>(rules: readonly R[], facts: M
  */
 function isOutboundRule(carrier: typeof carriers.$inferSelect, rule: ShippingRuleRow): boolean {
   const adapter = carrierAdapterFor(carrier.carrierSlug);
-  const product = adapter?.products(carrier.config).find((candidate) => candidate.productId === rule.productId);
+  const product = adapter?.products(carrier.config, carrier.products).find((candidate) => candidate.productId === rule.productId);
   return product?.type === 'outbound';
 }
 
