@@ -32,7 +32,9 @@ function readBody(request: IncomingMessage): Promise<Record<string, unknown>> {
 
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://carrier');
-  const reply = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const reply = (status: number, body: unknown): void => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
   if (request.method === 'POST' && url.pathname === '/bookings') {
     const body = await readBody(request);
     carrier.bookCalls++;
@@ -54,7 +56,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     const found = carrier.bookings.get(url.searchParams.get('reference') ?? '');
     return reply(200, { bookings: found ? [found] : [] });
   }
-  reply(404, { message: 'no such path' });
+  return reply(404, { message: 'no such path' });
 }
 
 let server: Server;
