@@ -19,6 +19,7 @@ export interface CarrierRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   query?: Record<string, string | number | boolean | undefined>;
+  /** Lower-case names; a `content-type` given here is kept (a carrier's own JSON media type). */
   headers?: Record<string, string>;
   /** Sent as JSON. */
   json?: unknown;
@@ -77,10 +78,11 @@ export function createCarrierHttp(options: CarrierHttpOptions): CarrierHttp {
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     let body: string | undefined;
     if (request.json !== undefined) {
-      headers['content-type'] = 'application/json';
+      // A carrier with a JSON media type of its own (GLS ShipIT: application/glsVersion1+json) names it in `headers`.
+      headers['content-type'] ??= 'application/json';
       body = JSON.stringify(request.json);
     } else if (request.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
       body = new URLSearchParams(request.form).toString();
     }
     const started = performance.now();
