@@ -1,5 +1,6 @@
 import type { CarrierAdapter } from './adapter';
+import { glsCarrier } from './gls/adapter';
 import { localCarrier } from './local';
 
 /** Every carrier this build can book with; a real carrier adapter is added to this list. */
-export const carrierAdapters: readonly CarrierAdapter[] = [localCarrier];
+export const carrierAdapters: readonly CarrierAdapter[] = [localCarrier, glsCarrier];

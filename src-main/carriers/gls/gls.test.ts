@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { receiverParty, senderAddressBody, startTestServer, type TestServer } from '../../testing/harness';
+import { eq, inArray } from 'drizzle-orm';
+import { carriers, shipments } from '../../db/schema';
+import { carrierCall } from '../../domain/carriers/carrierCalls';
+import { bookedShipmentOf } from '../../domain/shipments/bookedShipment';
 import { startFakeGls, type FakeGls } from './fake';
 import { GLS_EXPRESS, GLS_PARCEL, GLS_PARCEL_SHOP } from './shipmentRequest';
 
 /**
- * The GLS adapter through the real send, cancel, tracking and service point operations, against the
+ * The GLS adapter through the real send and cancel operations (tracking and ParcelShops through the
+ * platform's carrier call), against the
  * local fake GLS on a random port reached through `apiBaseUrl` (decisions §13). Every booking the fake
  * made is counted, so a doubled booking cannot hide.
  */
@@ -91,6 +96,25 @@ async function createShipment(
 const send = (id: string, body?: object) => t.request('POST', `${orgPath()}/shipments/${id}/send`, body ? { body } : {});
 const get = async (id: string) => (await t.request('GET', `${orgPath()}/shipments/${id}`)).body;
 const bookingsOf = (reference: string) => fake.state.shipments.filter((shipment) => shipment.reference.includes(reference));
+/**
+ * Tracking and service points have no operation yet: they are asked through the platform's own call
+ * (the carrier row, its HTTP client and call slots), as the poller and the lookup operation will.
+ */
+function callFor(id: string) {
+  const row = t.app.db.select().from(carriers).where(eq(carriers.id, id)).get();
+  if (!row) throw new Error(`no carrier ${id}`);
+  return carrierCall(t.app, row);
+}
+
+async function track(shipmentIds: string[]) {
+  const rows = t.app.db.select().from(shipments).where(inArray(shipments.id, shipmentIds)).all();
+  const { adapter, context } = callFor(carrierId);
+  return adapter.track!(
+    context,
+    rows.map((row) => bookedShipmentOf(t.app.db, row)),
+  );
+}
+
 /** The label document stored for a parcel (documents carry their parcel in the database, not in the JSON). */
 function labelOf(shipment: { documents: { id: string; content: string; format: string; size: string }[] }, parcelId: string) {
   const row = t.app.db.$client.prepare("SELECT id FROM documents WHERE parcel_id = ? AND document_type = 'label'").get(parcelId) as { id: string } | undefined;
@@ -320,39 +344,48 @@ describe('GLS after booking', () => {
     expect(res.body.activities.at(-1).description).toMatch(/Cancelled here only: GLS did not cancel parcel .* \(SCANNED\)/);
   });
 
-  it("turns GLS's tracking events into the shipment's status", async () => {
+  it("turns GLS's tracking events into the shipment's status, ten parcels a call", async () => {
     const shipment = await createShipment({ parcels: [1, 2] });
+    const other = await createShipment({ parcels: [1, 1, 1, 1, 1, 1, 1, 1, 1] });
     const sent = (await send(shipment.id)).body;
+    expect((await send(other.id)).status).toBe(200);
     const [first, second] = sent.parcels as { parcelNumber: string }[];
-    fake.state.scan(first!.parcelNumber, 'INTRANSIT', new Date('2026-11-20T08:00:00Z'), { city: 'Neuenstein', postalCode: '36286', country: 'DE' });
-    fake.state.scan(second!.parcelNumber, 'INDELIVERY', new Date('2026-11-20T09:00:00Z'));
-    const refresh = () => t.request('POST', `${orgPath()}/shipments/${shipment.id}/tracking/refresh`);
+    // Scans after the booking's own pre-advice event, in whole seconds as Track and Trace writes them.
+    const base = Math.ceil(Date.now() / 1000) * 1000;
+    const hoursLater = (hours: number) => new Date(base + hours * 3_600_000);
+    fake.state.scan(first!.parcelNumber, 'INTRANSIT', hoursLater(1), { city: 'Neuenstein', postalCode: '36286', country: 'DE' });
+    fake.state.scan(second!.parcelNumber, 'INDELIVERY', hoursLater(2));
 
-    let res = await refresh();
-    expect(res.status).toBe(200);
-    expect(res.body.tracking.status).toBe('in_transit');
-    expect(res.body.tracking.events).toContainEqual({
-      at: '2026-11-20T08:00:00.000Z',
+    const callsBefore = fake.state.counts.track;
+    let results = await track([shipment.id, other.id]);
+    // Eleven parcels: two calls of at most ten parcel numbers.
+    expect(fake.state.counts.track).toBe(callsBefore + 2);
+    expect(results.get(other.id)?.status).toBe('pending');
+    const tracked = results.get(shipment.id)!;
+    expect(tracked.status).toBe('in_transit');
+    expect(tracked.events).toContainEqual({
+      at: hoursLater(1).toISOString(),
       code: 'INTIAL.NORMAL',
       description: `GLS has received the parcel. (parcel ${first!.parcelNumber})`,
       location: '36286 Neuenstein, DE',
     });
 
-    fake.state.scan(first!.parcelNumber, 'DELIVERED', new Date('2026-11-20T11:00:00Z'));
-    fake.state.scan(second!.parcelNumber, 'DELIVEREDPS', new Date('2026-11-20T12:00:00Z'));
-    res = await refresh();
-    expect(res.body.tracking.status).toBe('delivered');
-    expect(res.body.tracking.events[0]).toMatchObject({ at: '2026-11-20T12:00:00.000Z', code: 'DELIVD.PARCELSHOP' });
+    fake.state.scan(first!.parcelNumber, 'DELIVERED', hoursLater(3));
+    fake.state.scan(second!.parcelNumber, 'DELIVEREDPS', hoursLater(4));
+    results = await track([shipment.id]);
+    expect(results.get(shipment.id)?.status).toBe('delivered');
+    expect(results.get(shipment.id)?.events[0]).toMatchObject({ at: hoursLater(4).toISOString(), code: 'DELIVD.PARCELSHOP' });
+
+    fake.state.scan(first!.parcelNumber, 'NOTDELIVERED');
+    expect((await track([shipment.id])).get(shipment.id)?.status).toBe('exception');
   });
 
   it('finds ParcelShops nearest first, with coordinates and opening hours', async () => {
-    const res = await t.request(
-      'GET',
-      `${orgPath()}/carriers/${carrierId}/service-points?countryCode=DE&postalCode=36286&address1=Industriestra%C3%9Fe%207&limit=2`,
-    );
-    expect(res.status).toBe(200);
-    expect(res.body.data).toHaveLength(2);
-    expect(res.body.data[0]).toEqual({
+    const { adapter, context } = callFor(carrierId);
+    const points = await adapter.servicePoints!(context, { countryCode: 'DE', postalCode: '36286', address1: 'Industriestraße 7', city: null, limit: 2 });
+    expect(fake.state.requests.at(-1)).toMatchObject({ operation: 'parcelShops', status: 200 });
+    expect(points).toHaveLength(2);
+    expect(points[0]).toEqual({
       id: 'GLS_DE-2760000001',
       name: 'Kiosk am Markt',
       address1: 'Marktplatz 3',
@@ -367,6 +400,7 @@ describe('GLS after booking', () => {
         { day: 'saturday', open: '09:00', close: '13:00' },
       ]),
     });
-    expect(res.body.data[1].distanceMeters).toBeGreaterThan(res.body.data[0].distanceMeters);
+    expect(points[0]!.openingHours.filter((hours) => hours.day === 'sunday')).toEqual([]);
+    expect(points[1]!.distanceMeters).toBeGreaterThan(points[0]!.distanceMeters!);
   });
 });
