@@ -139,8 +139,14 @@ const hour = (hh: number, mm = 0) => (hh - 1) * 3_600_000 + mm * 60_000;
 
 /** A few ParcelShops around Neuenstein, with coordinates and opening hours the way ShipIT sends them. */
 function defaultShops(): FakeGlsShop[] {
-  const weekdays = (from: number, to: number) =>
-    (['MON', 'TUE', 'WED', 'THU', 'FRI'] as const).map((day) => ({ DayOfWeek: day, OpeningHours: { OpeningHours: [{ From: from, To: to }] } }));
+  // ShipIT writes "no break" as a break from midnight to midnight, both -3600000.
+  const noBreak = { OpeningHours: [{ From: hour(0), To: hour(0) }] };
+  const weekdays = (from: number, to: number, lunch?: [number, number]) =>
+    (['MON', 'TUE', 'WED', 'THU', 'FRI'] as const).map((day) => ({
+      DayOfWeek: day,
+      OpeningHours: { OpeningHours: [{ From: from, To: to }] },
+      Breaks: lunch ? { OpeningHours: [{ From: lunch[0], To: lunch[1] }] } : noBreak,
+    }));
   return [
     {
       ParcelShopID: 'GLS_DE-2760000001',
@@ -153,7 +159,7 @@ function defaultShops(): FakeGlsShop[] {
       ParcelShopID: 'GLS_DE-2760000002',
       Location: { Latitude: '50.8684', Longitude: '9.7081' },
       Address: { Name1: 'Schreibwaren Müller', CountryCode: 'DE', ZIPCode: '36251', City: 'Bad Hersfeld', Street: 'Breitenstraße', StreetNumber: '12' },
-      WorkingDay: weekdays(hour(9), hour(19)),
+      WorkingDay: weekdays(hour(9), hour(19), [hour(12, 30), hour(14)]),
       AirlineDistance: '1850',
     },
     {

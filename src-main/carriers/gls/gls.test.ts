@@ -402,5 +402,20 @@ describe('GLS after booking', () => {
     });
     expect(points[0]!.openingHours.filter((hours) => hours.day === 'sunday')).toEqual([]);
     expect(points[1]!.distanceMeters).toBeGreaterThan(points[0]!.distanceMeters!);
+    // The lunch break GLS sends apart from the day splits the day's hours.
+    expect(points[1]!.openingHours.filter((hours) => hours.day === 'tuesday')).toEqual([
+      { day: 'tuesday', open: '09:00', close: '12:30' },
+      { day: 'tuesday', open: '14:00', close: '19:00' },
+    ]);
+  });
+
+  it('tests the connection by asking for a token; refused credentials are CARRIER_AUTH_FAILED', async () => {
+    const { adapter, context } = callFor(carrierId);
+    const tokensBefore = fake.state.counts.token;
+    await expect(adapter.testConnection!(context)).resolves.toContain(`GLS accepted client ID ${fake.clientId} in its sandbox`);
+    expect(fake.state.counts.token).toBe(tokensBefore + 1);
+
+    const wrong = callFor(await createCarrier('GLS wrong id', { clientId: 'someone-else' }));
+    await expect(wrong.adapter.testConnection!(wrong.context)).rejects.toMatchObject({ kind: 'auth', errors: [{ message: 'Invalid client identifier' }] });
   });
 });
