@@ -1,4 +1,4 @@
-import type { CarrierField, DocumentFormat } from '../../../src-shared/schemas/carrier';
+import type { CarrierField, DocumentFormat, ServicePoint } from '../../../src-shared/schemas/carrier';
 import type {
   BookedParcel,
   BookedShipment,
@@ -8,6 +8,7 @@ import type {
   CarrierCallContext,
   LabelDocument,
   LabelSpec,
+  ServicePointQuery,
   TrackingResult,
   VoidResult,
 } from '../adapter';
@@ -277,7 +278,7 @@ async function track(context: CarrierCallContext, booked: readonly BookedShipmen
   );
 }
 
-async function servicePoints(context: CarrierCallContext, query: Parameters<NonNullable<CarrierAdapter['servicePoints']>>[1]) {
+async function servicePoints(context: CarrierCallContext, query: ServicePointQuery): Promise<ServicePoint[]> {
   const search: Record<string, string> = { CountryCode: query.countryCode.toUpperCase(), MaxNumberOfShops: String(query.limit) };
   if (query.postalCode) search.ZIPCode = query.postalCode;
   if (query.city) search.City = query.city;
