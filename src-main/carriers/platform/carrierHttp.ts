@@ -86,7 +86,13 @@ export function createCarrierHttp(options: CarrierHttpOptions): CarrierHttp {
       body = new URLSearchParams(request.form).toString();
     }
     const started = performance.now();
-    const logged = { operation: request.operation, method: request.method, url, headers: loggedHeaders(headers), body: loggable(request.json ?? request.form) };
+    const logged = {
+      operation: request.operation,
+      method: request.method,
+      url: loggedUrl(url),
+      headers: loggedHeaders(headers),
+      body: loggable(request.json ?? request.form),
+    };
     try {
       const response = await fetch(url, {
         method: request.method,
@@ -194,6 +200,17 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Query parameters named like secrets (PostNord's `apikey`) are masked: percent-encoded, masking by value would miss them. */
+function loggedUrl(url: string): string {
+  const parsed = new URL(url);
+  const isSecret = (name: string) => SECRET_HEADER.test(name) || SECRET_FIELDS.has(name);
+  if (![...parsed.searchParams.keys()].some(isSecret)) return url;
+  const query = [...parsed.searchParams].map(
+    ([name, value]) => `${encodeURIComponent(name)}=${isSecret(name) ? '••••' : encodeURIComponent(value).replace(/%20/g, '+')}`,
+  );
+  return `${parsed.origin}${parsed.pathname}?${query.join('&')}${parsed.hash}`;
 }
 
 function loggedHeaders(headers: Record<string, string>): Record<string, string> {
