@@ -16,6 +16,7 @@ import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { PrintError } from '../../printing/driver';
+import { cropLabelToSize } from '../../printing/labelCrop';
 import { printingOf } from '../../printing/services';
 import { paginate } from '../pagination';
 import { canRedraw, labelIn, planLabelRedraw, type LabelRedraw } from '../shipments/labelRedraw';
@@ -207,16 +208,37 @@ async function printDocument(app: AppContext, { document, printer, reference, jo
   }
   const driver = printingOf(app).drivers[printer.driver as PrinterDriver];
   if (!driver) throw new PrintError('failed', `Printer '${printer.name}' uses the driver '${printer.driver}', which this computer does not have`);
-  const content = format === document.format ? document.content : await labelIn(redraw as LabelRedraw, document, format);
+  const drawn = format === document.format ? document.content : await labelIn(redraw as LabelRedraw, document, format);
+  const { content, size } = await labelForMedia(drawn, document, format, printer.labelSize as LabelSize);
   await driver.print(content, {
     format,
-    size: document.size as LabelSize,
+    size,
     copies: job.copies,
     target: printer.target,
     jobName: `${reference}-${document.id}`,
     printJobId: job.id,
     attempt: job.attempts,
   });
+}
+
+/**
+ * A PDF label whose page is larger than the printer's label, or than the label's own size (an A6
+ * label on an A4 page), is cropped to that label and printed at its size: never shrunk (decisions §13;
+ * printing/labelCrop.ts). Anything else prints as it is, at the document's own size.
+ */
+async function labelForMedia(content: Buffer | Uint8Array, document: DocumentRow, format: DocumentFormat, media: LabelSize) {
+  const own = document.size as LabelSize;
+  if (format !== 'pdf' || document.documentType !== 'label') return { content, size: own };
+  for (const size of [media, own]) {
+    const cropped = await cropLabelToSize(content, size).catch((error: unknown) => {
+      // A PDF pdf-lib cannot read (encrypted, damaged) still goes to the printer as the carrier made it.
+      console.warn(`Label ${document.id} could not be read to fit it to ${size}; printed as it is:`, error);
+      return null;
+    });
+    if (!cropped) break;
+    if (cropped.cropped) return { content: cropped.content, size };
+  }
+  return { content, size: own };
 }
 
 function failureMessage(failure: unknown, printer: PrinterRow | undefined): string {
