@@ -338,6 +338,13 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
     if (code === basicServiceCodes.returnPickup && !(consignor.party.contact?.smsNo && contact.smsNo)) {
       fault('MANDATORY_FIELDS_MISSING', 'SMS_NO', 'PostNord Return Pickup (20) requires smsNo in both the consignor and the consignee party');
     }
+    if (code === basicServiceCodes.returnDropOff) {
+      if (!(consignor.party.contact?.smsNo && consignor.party.contact.emailAddress)) {
+        fault('MANDATORY_FIELDS_MISSING', 'CONSIGNOR_CONTACT', 'PostNord Return Drop Off (24) requires smsNo and emailAddress in the consignor party');
+      }
+      if (consignee.partyIdentification?.partyIdType !== '160')
+        fault('MANDATORY_FIELDS_MISSING', 'CONSIGNEE', 'PostNord Return Drop Off (24) requires the customer number in the consignee party');
+    }
     if (extra.has(adds.optionalServicePoint)) {
       const id = deliveryParty?.partyIdentification;
       if (!id || id.partyIdType !== '156') {
