@@ -170,7 +170,7 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
       for (const item of items) {
         item.status = event.status;
         item.events.push({
-          eventTime: event.at ?? new Date().toISOString().slice(0, 19),
+          eventTime: event.at ?? stockholmTime(new Date()),
           eventCode: event.eventCode,
           status: event.status,
           eventDescription: event.eventDescription,
@@ -229,7 +229,7 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
   }
 
   function record(shipment: PostnordShipment, endpoint: 'edi' | 'returns', instruction: PostnordEdiInstruction): FakeBooking {
-    const bookedAt = instruction.messageDate.slice(0, 19);
+    const bookedAt = stockholmTime(new Date(instruction.messageDate));
     const items: FakeTrackedItem[] = shipment.goodsItem.flatMap((goods) =>
       goods.items.map((item) => ({
         itemId: item.itemIdentification.itemId === '0' ? `00373500${nextDigits(12)}` : item.itemIdentification.itemId,
@@ -522,6 +522,11 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
         server.close(() => resolve());
       }),
   };
+}
+
+/** Track & Trace times are local and carry no offset. */
+export function stockholmTime(at: Date): string {
+  return at.toLocaleString('sv-SE', { timeZone: 'Europe/Stockholm', hourCycle: 'h23' }).replace(' ', 'T');
 }
 
 function jsonBody(req: IncomingMessage): boolean {

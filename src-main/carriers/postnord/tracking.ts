@@ -1,7 +1,6 @@
+import type { TrackingStatus as ShipdeskTrackingStatus } from '../../../src-shared/schemas/shipment';
+import type { TrackingEvent } from '../adapter';
 import type { PostnordTrackedShipment, PostnordTrackingStatus } from './contract';
-
-/** Shipdesk's tracking statuses (decisions §13). */
-export type ShipdeskTrackingStatus = 'pending' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned' | 'unknown';
 
 /** Track & Trace v7 item statuses in Shipdesk's words. */
 export const trackingStatusOf: Record<PostnordTrackingStatus, ShipdeskTrackingStatus> = {
@@ -33,24 +32,17 @@ export function shipmentStatus(shipment: PostnordTrackedShipment): ShipdeskTrack
   return precedence.find((status) => statuses.has(status)) ?? 'unknown';
 }
 
-export interface ShipmentEvent {
-  at: string;
-  code: string;
-  description: string;
-  location: string | null;
-}
-
 /** Every item's scans, oldest first; a scan of several items at once is listed once. */
-export function shipmentEvents(shipment: PostnordTrackedShipment): ShipmentEvent[] {
+export function shipmentEvents(shipment: PostnordTrackedShipment): TrackingEvent[] {
   const seen = new Set<string>();
-  const events: ShipmentEvent[] = [];
+  const events: TrackingEvent[] = [];
   for (const item of shipment.items ?? []) {
     for (const event of item.events ?? []) {
       const location = event.location
         ? [event.location.displayName ?? event.location.name, event.location.city, event.location.countryCode].filter(Boolean)
         : [];
       const mapped = {
-        at: event.eventTime,
+        at: utcOf(event.eventTime, event.location?.countryCode),
         code: event.eventCode,
         description: event.eventDescription ?? event.status ?? event.eventCode,
         location: location.length > 0 ? [...new Set(location)].join(', ') : null,
@@ -62,4 +54,42 @@ export function shipmentEvents(shipment: PostnordTrackedShipment): ShipmentEvent
     }
   }
   return events.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+const zones: Record<string, string> = { SE: 'Europe/Stockholm', NO: 'Europe/Oslo', DK: 'Europe/Copenhagen', FI: 'Europe/Helsinki', AX: 'Europe/Mariehamn' };
+
+/** Minutes `zone` is ahead of UTC at `utcMs`. */
+function zoneOffsetMinutes(zone: string, utcMs: number): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(new Date(utcMs))
+      .map((part) => [part.type, Number(part.value)]),
+  ) as Record<string, number>;
+  const asUtc = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
+  return Math.round((asUtc - utcMs) / 60_000);
+}
+
+/**
+ * Track & Trace gives event times without an offset, in the local time of the place of the scan; a
+ * Nordic country's zone turns it into UTC (Stockholm's when the place names none).
+ */
+export function utcOf(eventTime: string, countryCode: string | undefined): string {
+  if (/(Z|[+-]\d{2}:?\d{2})$/.test(eventTime)) {
+    const parsed = Date.parse(eventTime);
+    return Number.isNaN(parsed) ? eventTime : new Date(parsed).toISOString();
+  }
+  const naive = Date.parse(`${eventTime}Z`);
+  if (Number.isNaN(naive)) return eventTime;
+  const zone = zones[countryCode ?? ''] ?? 'Europe/Stockholm';
+  const first = naive - zoneOffsetMinutes(zone, naive) * 60_000;
+  return new Date(naive - zoneOffsetMinutes(zone, first) * 60_000).toISOString();
 }
