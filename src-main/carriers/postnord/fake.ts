@@ -81,6 +81,8 @@ export interface FakePostnordState {
   requests: FakeRequest[];
   /** Calls that reached a booking endpoint, answered or not. */
   bookingCalls: number;
+  /** Every label file sent, base64 as in the answer, so tests can compare what was stored byte for byte. */
+  labels: { itemId: string; format: 'pdf' | 'zpl'; data: string }[];
   /** Adds a scan to an item (or to every item of a shipment id), as PostNord's terminals would. */
   addEvent(id: string, event: { status: PostnordTrackingStatus; eventCode: string; eventDescription: string; city?: string; at?: string }): void;
 }
@@ -165,6 +167,7 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
     bookings: [],
     requests: [],
     bookingCalls: 0,
+    labels: [],
     addEvent(id, event) {
       const items = state.bookings.flatMap((booking) => (booking.shipmentId === id ? booking.items : booking.items.filter((item) => item.itemId === id)));
       for (const item of items) {
@@ -360,6 +363,7 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
 
   async function printout(itemId: string, basicServiceCode: string, format: 'pdf' | 'zpl', paperSize: PdfPaperSize): Promise<PostnordLabelPrintout> {
     const data = format === 'pdf' ? (await labelPdf(itemId, paperSize)).toString('base64') : Buffer.from(labelZpl(itemId)).toString('base64');
+    state.labels.push({ itemId, format, data });
     return {
       itemIds: [{ itemIds: itemId, basicServiceCode, status: 'OK' }],
       printout: { id: `${itemId}-${format}`, type: 'LABEL', labelFormat: format.toUpperCase(), encoding: 'base64', data },
