@@ -493,7 +493,7 @@ describe('the fake PostNord', () => {
       body: JSON.stringify({ messageDate: new Date().toISOString(), updateIndicator: 'Sometimes', shipment: [] }),
     });
     expect(missing.status).toBe(400);
-    const body = await missing.json();
+    const body = (await missing.json()) as { message: string; compositeFault: { faults: { paramValues: { param: string }[] }[] } };
     expect(body.message).toBe('Invalid indata object EdiInstruction');
     expect(body.compositeFault.faults.map((fault: { paramValues: { param: string }[] }) => fault.paramValues[0]!.param)).toEqual([
       'updateIndicator',
