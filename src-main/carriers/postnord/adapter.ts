@@ -1,6 +1,7 @@
 import { type CarrierField, type CarrierProduct, type LabelSize, type ServicePoint } from '../../../src-shared/schemas/carrier';
 import type { CarrierErrorItem } from '../../../src-shared/errors';
 import type {
+  BookingParty,
   BookedParcel,
   BookedShipment,
   BookingRequest,
@@ -40,7 +41,7 @@ import {
   type PostnordServicePoint,
   type PostnordTrackedShipment,
 } from './contract';
-import { ediInstruction, type PostnordAccount } from './instruction';
+import { consignorReference, ediInstruction, type PostnordAccount } from './instruction';
 import { shipmentEvents, shipmentStatus } from './tracking';
 
 /**
@@ -283,6 +284,7 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
     product.basicServiceCode,
     { sms: request.services.includes(PHONE_NOTIFICATION), email: request.services.includes(EMAIL_NOTIFICATION) },
     context.now,
+    await servicePointParty(context, request),
   );
   const path = isReturnDropOff ? postnordPaths.bookReturnWithLabels(format) : postnordPaths.bookWithLabels(format);
   const response = await context.http.request({
@@ -324,6 +326,44 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
   };
 }
 
+/**
+ * The delivery party of a parcel to a service point carries the point's own delivery address
+ * (service points v5: "the delivery address should be used in the EDI and on the label"); asked by
+ * id when the shipment has no service_point party filled from the lookup.
+ */
+async function servicePointParty(context: CarrierCallContext, request: BookingRequest): Promise<BookingParty | null> {
+  if (!request.servicePointId || request.otherParties.some((party) => party.type === 'service_point')) return null;
+  const countryCode = request.receiver.countryCode;
+  const response = await context.http.request({
+    operation: 'servicePoint',
+    method: 'GET',
+    url: url(context.config, postnordPaths.servicePointsByIds),
+    query: { apikey: apiKeyOf(context.config), returnType: 'json', countryCode, ids: request.servicePointId },
+    idempotent: true,
+  });
+  if (response.status >= 300) throw failureOf(response, 'the service point lookup');
+  const parsed = postnordServicePointsResponseSchema.safeParse(response.json);
+  const point = parsed.success
+    ? parsed.data.servicePointInformationResponse.servicePoints?.find((candidate) => candidate.servicePointId === request.servicePointId)
+    : undefined;
+  if (!point) {
+    throw carrierRefused([{ code: 'SERVICE_POINT', message: `PostNord has no service point ${request.servicePointId} in ${countryCode}` }]);
+  }
+  const address = point.deliveryAddress ?? point.visitingAddress ?? {};
+  return {
+    name: point.name ?? point.servicePointId,
+    attention: null,
+    company: null,
+    address1: [address.streetName, address.streetNumber].filter(Boolean).join(' '),
+    address2: null,
+    postalCode: address.postalCode ?? '',
+    city: address.city ?? '',
+    countryCode: address.countryCode ?? countryCode,
+    phone: null,
+    email: null,
+  };
+}
+
 /** After an unknown outcome: Track & Trace by the consignor's reference, then the labels by item id. */
 async function findBooking(context: CarrierCallContext, request: BookingRequest): Promise<BookingResult | null> {
   const { config } = context;
@@ -331,7 +371,7 @@ async function findBooking(context: CarrierCallContext, request: BookingRequest)
   const response = await context.http.request({
     operation: 'findBooking',
     method: 'GET',
-    url: url(config, postnordPaths.trackByReference(account.customerNumber, request.reference)),
+    url: url(config, postnordPaths.trackByReference(account.customerNumber, consignorReference(request.reference))),
     query: { apikey: apiKeyOf(config), locale: 'en' },
     idempotent: true,
   });

@@ -21,6 +21,8 @@ export const postnordPaths = {
   /** Health of the booking API; answers only a known apikey, books nothing. */
   bookingHealth: '/rest/shipment/v3/edi/labels/manage/health',
   nearestServicePointsByAddress: '/rest/businesslocation/v5/servicepoints/nearest/byaddress',
+  /** Service points by id (comma separated), within one country. */
+  servicePointsByIds: '/rest/businesslocation/v5/servicepoints/ids',
   /** One shipment or item id per call (10-35 letters and digits). */
   trackById: (id: string) => `/rest/shipment/v7/trackandtrace/id/${encodeURIComponent(id)}/public`,
   /** The consignor's reference (CU) together with the customer number finds the shipment. */
@@ -327,6 +329,14 @@ export const postnordNearestByAddressQuerySchema = z
     typeId: z.string().optional(),
   })
   .refine((query) => query.postalCode !== undefined || query.city !== undefined, { message: 'postalCode or city is mandatory', path: ['postalCode'] });
+
+export const postnordServicePointsByIdsQuerySchema = z.object({
+  apikey: z.string().min(1),
+  returnType: z.enum(['json', 'xml']),
+  countryCode: z.enum(servicePointCountries),
+  ids: z.string().regex(/^[^,]+(,[^,]+)*$/),
+  responseFilter: z.enum(['public', 'internal']).optional(),
+});
 
 const servicePointAddress = z.object({
   countryCode: z.string().optional(),

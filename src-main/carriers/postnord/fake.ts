@@ -16,6 +16,7 @@ import {
   postnordEdiInstructionSchema,
   postnordLabelsByIdsRequestSchema,
   postnordNearestByAddressQuerySchema,
+  postnordServicePointsByIdsQuerySchema,
   postnordPdfQuerySchema,
   postnordZplQuerySchema,
   trackableId,
@@ -113,6 +114,7 @@ export const defaultServicePoints: readonly FakeServicePoint[] = [
   servicePoint('2345678', 'Pressbyrån Östermalmstorg', 'Östermalmstorg', '1', '11442', 'Stockholm', 59.3349, 18.0768, 980),
   servicePoint('3456789', 'Paketbox Gärdet', 'Valhallavägen', '185', '11553', 'Stockholm', 59.3466, 18.0993, 1350),
   servicePoint('4567890', 'Coop Lidingövägen', 'Lidingövägen', '75', '11537', 'Stockholm', 59.3479, 18.1001, 2100),
+  { ...servicePoint('5678901', 'Kiosken Valhallavägen', 'Valhallavägen', '120', '11441', 'Stockholm', 59.3431, 18.0796, 1500), closed: true },
 ];
 
 function servicePoint(
@@ -356,6 +358,9 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
         const point = points.find((candidate) => candidate.servicePointId === id.partyId);
         if (!point) fault('INVALID_VALUE', 'SERVICE_POINT', `Service point ${id.partyId} does not exist`);
         else if (point.closed) fault('INVALID_VALUE', 'SERVICE_POINT', `Service point ${id.partyId} is closed and cannot receive deliveries`);
+        else if (deliveryParty.party.address.postalCode !== point.deliveryAddress?.postalCode) {
+          fault('INVALID_VALUE', 'DELIVERY_PARTY', `The deliveryParty address must be the delivery address of service point ${id.partyId}`);
+        }
       }
     }
     return faults;
@@ -444,6 +449,14 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
       }
       const count = Number(parsed.data.numberOfServicePoints ?? '5');
       const found = points.filter((point) => !point.closed && point.visitingAddress?.countryCode === parsed.data.countryCode).slice(0, count);
+      return { status: 200, body: { servicePointInformationResponse: { servicePoints: found.map(({ closed: _closed, ...point }) => point) } } };
+    }
+    if (path === '/rest/businesslocation/v5/servicepoints/ids') {
+      const parsed = postnordServicePointsByIdsQuerySchema.safeParse(query);
+      if (!parsed.success) return badRequest('Invalid query parameter', zodFaults(parsed.error));
+      const ids = parsed.data.ids.split(',');
+      // Closed points are still found by id: a checkout may have kept one.
+      const found = points.filter((point) => ids.includes(point.servicePointId) && point.visitingAddress?.countryCode === parsed.data.countryCode);
       return { status: 200, body: { servicePointInformationResponse: { servicePoints: found.map(({ closed: _closed, ...point }) => point) } } };
     }
     if (query.locale !== undefined && !(trackingLocales as readonly string[]).includes(query.locale))

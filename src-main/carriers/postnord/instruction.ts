@@ -20,6 +20,9 @@ export interface PostnordAccount {
   issuerCode: IssuerCode;
 }
 
+/** The shipment's reference as PostNord keeps it (35 characters at most), for the booking and the lookup alike. */
+export const consignorReference = (reference: string) => reference.slice(0, 35);
+
 export interface PostnordNotices {
   sms: boolean;
   email: boolean;
@@ -70,6 +73,8 @@ export function ediInstruction(
   basicServiceCode: string,
   notices: PostnordNotices,
   now: Date,
+  /** The service point's own delivery address, when the shipment has no service_point party. */
+  servicePointParty: BookingParty | null = null,
 ): PostnordEdiInstruction {
   const extra = additionalServices(basicServiceCode, notices, request.receiver, request.servicePointId);
   const receiverSms = extra.includes(adds.notificationBySms) || extra.includes(adds.flexChange);
@@ -77,12 +82,12 @@ export function ediInstruction(
   const bothSms = basicServiceCode === basicServiceCodes.returnPickup;
   const isReturn = basicServiceCode === basicServiceCodes.returnDropOff || basicServiceCode === basicServiceCodes.returnPickup;
   const customer = { partyId: account.customerNumber, partyIdType: '160' as const };
-  const servicePoint = request.otherParties.find((party) => party.type === 'service_point');
+  const servicePoint = request.otherParties.find((party) => party.type === 'service_point') ?? servicePointParty;
 
   const shipment: PostnordShipment = {
     service: { basicServiceCode, ...(extra.length > 0 ? { additionalServiceCode: extra } : {}) },
     // The consignor's reference is searchable with the customer number, so a lost answer can be found.
-    references: [{ referenceNo: cut(request.reference, 35), referenceType: consignorReferenceType }],
+    references: [{ referenceNo: consignorReference(request.reference), referenceType: consignorReferenceType }],
     numberOfPackages: { value: request.parcels.length },
     totalGrossWeight: { value: round(request.parcels.reduce((sum, parcel) => sum + parcel.weightKg, 0)), unit: 'KGM' },
     parties: {

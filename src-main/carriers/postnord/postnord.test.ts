@@ -201,6 +201,33 @@ describe('PostNord booking', () => {
     expect(sent.logs[0]).toMatchObject({ direction: 'carrier', statusCode: 200 });
   });
 
+  it("asks PostNord for the service point's delivery address when the shipment has no service point party, and refuses a closed one", async () => {
+    const shipment = await create({ productId: 'postnord_mypack_collect', servicePointId: '2345678' });
+    const res = await send(shipment.id);
+    expect(res.status).toBe(200);
+    const lookup = fake.state.requests.find((request) => request.path === '/rest/businesslocation/v5/servicepoints/ids' && request.query.ids === '2345678');
+    expect(lookup?.query).toMatchObject({ returnType: 'json', countryCode: 'SE' });
+    const instruction = lastBookingBody().body.shipment[0];
+    // No notice asked: MyPack Collect is then notified by letter (A2).
+    expect(instruction.service.additionalServiceCode).toEqual(['A2', 'A7']);
+    expect(instruction.parties.deliveryParty.party).toMatchObject({
+      nameIdentification: { name: 'Pressbyrån Östermalmstorg' },
+      address: { streets: ['Östermalmstorg 1'], postalCode: '11442', city: 'STOCKHOLM', countryCode: 'SE' },
+    });
+
+    const closed = await create({ productId: 'postnord_mypack_collect', servicePointId: '5678901' });
+    const refused = await send(closed.id);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'CARRIER_ERROR',
+      errors: [{ code: 'SERVICE_POINT', message: 'Service point 5678901 is closed and cannot receive deliveries' }],
+    });
+    expect(refused.body.message).toContain('pick another service point');
+
+    const unknown = await create({ productId: 'postnord_mypack_collect', servicePointId: '0000001' });
+    expect((await send(unknown.id)).body.errors).toEqual([{ code: 'SERVICE_POINT', message: 'PostNord has no service point 0000001 in SE' }]);
+  });
+
   it('books several parcels with ZPL labels, each parcel with its own PostNord item id and label', async () => {
     const zplCarrier = await postnordCarrier({ labelFormat: 'zpl' });
     const shipment = await create({
