@@ -1,0 +1,215 @@
+/**
+ * What Shipdesk sends to and reads from a Karrio server, written from Karrio's OpenAPI 3 document
+ * (`schemas/openapi.yml` of karrioapi/karrio, API version 2026.1.x). Only the fields we use are
+ * named; responses are loose objects so the fields we do not read can come and go between versions.
+ * The fake server checks requests with the same schemas, so a request Karrio would refuse fails a test.
+ */
+import { z } from 'zod';
+
+/** `Authorization: Token <key>` (the OpenAPI's `Token` security scheme). */
+export const karrioAuthHeader = (apiKey: string): string => `Token ${apiKey}`;
+
+export const karrioPaths = {
+  connections: '/v1/connections',
+  connection: (id: string) => `/v1/connections/${encodeURIComponent(id)}`,
+  services: (carrierName: string) => `/v1/carriers/${encodeURIComponent(carrierName)}/services`,
+  options: (carrierName: string) => `/v1/carriers/${encodeURIComponent(carrierName)}/options`,
+  shipments: '/v1/shipments',
+  shipmentCancel: (id: string) => `/v1/shipments/${encodeURIComponent(id)}/cancel`,
+  shipmentDocument: (id: string, doc: 'label' | 'invoice') => `/v1/shipments/${encodeURIComponent(id)}/documents/${doc}`,
+  tracker: (carrierName: string, trackingNumber: string) => `/v1/trackers/${encodeURIComponent(carrierName)}/${encodeURIComponent(trackingNumber)}`,
+} as const;
+
+// ---- errors: ErrorResponse (400, 401, 404, 409, 429, 500) and ErrorMessages (424, the carrier's own words)
+
+export const karrioApiErrorSchema = z.looseObject({
+  code: z.string().nullish(),
+  message: z.string().nullish(),
+  level: z.string().nullish(),
+  details: z.unknown().optional(),
+});
+export const karrioErrorResponseSchema = z.looseObject({ errors: z.array(karrioApiErrorSchema) });
+export type KarrioErrorResponse = z.infer<typeof karrioErrorResponseSchema>;
+
+export const karrioMessageSchema = karrioApiErrorSchema.extend({
+  carrier_name: z.string().nullish(),
+  carrier_id: z.string().nullish(),
+});
+export const karrioErrorMessagesSchema = z.looseObject({ messages: z.array(karrioMessageSchema) });
+export type KarrioErrorMessages = z.infer<typeof karrioErrorMessagesSchema>;
+
+// ---- connections
+
+export const karrioConnectionSchema = z.looseObject({
+  id: z.string(),
+  carrier_name: z.string(),
+  carrier_id: z.string(),
+  display_name: z.string().nullish(),
+  capabilities: z.array(z.string()).nullish(),
+  is_system: z.boolean(),
+  active: z.boolean(),
+  test_mode: z.boolean(),
+});
+export type KarrioConnection = z.infer<typeof karrioConnectionSchema>;
+
+export const karrioConnectionListSchema = z.looseObject({
+  count: z.number().int().nullish(),
+  next: z.string().nullish(),
+  previous: z.string().nullish(),
+  results: z.array(karrioConnectionSchema),
+});
+
+// ---- carrier references: services are `{service_name: carrier_code}`, options `{option_name: {code, type}}`
+
+export const karrioServicesSchema = z.record(z.string(), z.unknown());
+export const karrioOptionSchema = z.looseObject({ code: z.string().optional(), type: z.string().optional() });
+export const karrioOptionsSchema = z.record(z.string(), z.unknown());
+
+// ---- shipment request (ShipmentData, AddressData, ParcelData)
+
+const text = (max: number) => z.string().max(max);
+
+export const karrioAddressDataSchema = z.strictObject({
+  person_name: text(100).nullish(),
+  company_name: text(100).nullish(),
+  address_line1: text(100).nullish(),
+  address_line2: text(100).nullish(),
+  postal_code: text(20).nullish(),
+  city: text(50).nullish(),
+  state_code: text(50).nullish(),
+  // The OpenAPI lists the ISO 3166-1 alpha-2 codes.
+  country_code: z.string().regex(/^[A-Z]{2}$/),
+  phone_number: text(50).nullish(),
+  email: z.string().nullish(),
+  residential: z.boolean().nullish(),
+});
+export type KarrioAddressData = z.infer<typeof karrioAddressDataSchema>;
+
+export const karrioWeightUnits = ['KG', 'LB', 'OZ', 'G'] as const;
+export const karrioDimensionUnits = ['CM', 'IN'] as const;
+export const karrioLabelTypes = ['PDF', 'ZPL', 'PNG'] as const;
+
+export const karrioParcelDataSchema = z.strictObject({
+  weight: z.number().positive(),
+  weight_unit: z.enum(karrioWeightUnits),
+  length: z.number().nullish(),
+  width: z.number().nullish(),
+  height: z.number().nullish(),
+  dimension_unit: z.enum(karrioDimensionUnits).nullish(),
+  packaging_type: text(100).nullish(),
+  reference_number: text(100).nullish(),
+  description: text(250).nullish(),
+});
+export type KarrioParcelData = z.infer<typeof karrioParcelDataSchema>;
+
+export const karrioShipmentDataSchema = z.strictObject({
+  shipper: karrioAddressDataSchema,
+  recipient: karrioAddressDataSchema,
+  return_address: karrioAddressDataSchema.nullish(),
+  parcels: z.array(karrioParcelDataSchema).min(1),
+  // Naming a service buys the label in the same call ("single call label purchase").
+  service: z.string().min(1),
+  services: z.array(z.string()).nullish(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  reference: text(100).nullish(),
+  label_type: z.enum(karrioLabelTypes).optional(),
+  is_return: z.boolean().optional(),
+  carrier_ids: z.array(z.string()).nullish(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type KarrioShipmentData = z.infer<typeof karrioShipmentDataSchema>;
+
+// ---- shipment response (Shipment)
+
+export const karrioShipmentStatuses = [
+  'draft',
+  'created',
+  'cancelled',
+  'shipped',
+  'in_transit',
+  'delivered',
+  'needs_attention',
+  'out_for_delivery',
+  'delivery_failed',
+] as const;
+export type KarrioShipmentStatus = (typeof karrioShipmentStatuses)[number];
+
+export const karrioShippingDocumentSchema = z.looseObject({
+  category: z.string(),
+  format: z.string().nullish(),
+  print_format: z.string().nullish(),
+  url: z.string().nullish(),
+  base64: z.string().nullish(),
+});
+export type KarrioShippingDocument = z.infer<typeof karrioShippingDocumentSchema>;
+
+export const karrioShipmentSchema = z.looseObject({
+  id: z.string(),
+  status: z.enum(karrioShipmentStatuses),
+  carrier_name: z.string().nullish(),
+  carrier_id: z.string().nullish(),
+  service: z.string().nullish(),
+  tracking_number: z.string().nullish(),
+  shipment_identifier: z.string().nullish(),
+  tracking_url: z.string().nullish(),
+  tracker_id: z.string().nullish(),
+  reference: z.string().nullish(),
+  label_type: z.string().nullish(),
+  test_mode: z.boolean(),
+  parcels: z.array(z.looseObject({ id: z.string().optional(), reference_number: z.string().nullish() })),
+  shipping_documents: z.array(karrioShippingDocumentSchema).default([]),
+  // Connectors put each parcel's own number in `meta.tracking_numbers` when the carrier gives one.
+  meta: z.record(z.string(), z.unknown()).nullish(),
+  messages: z.array(karrioMessageSchema).default([]),
+  created_at: z.string(),
+});
+export type KarrioShipment = z.infer<typeof karrioShipmentSchema>;
+
+export const karrioShipmentListSchema = z.looseObject({
+  count: z.number().int().nullish(),
+  next: z.string().nullish(),
+  previous: z.string().nullish(),
+  results: z.array(karrioShipmentSchema),
+});
+
+// ---- tracking (TrackingStatus, TrackingEvent)
+
+export const karrioTrackingStatuses = [
+  'pending',
+  'picked_up',
+  'unknown',
+  'on_hold',
+  'cancelled',
+  'delivered',
+  'in_transit',
+  'delivery_delayed',
+  'out_for_delivery',
+  'ready_for_pickup',
+  'delivery_failed',
+  'return_to_sender',
+] as const;
+export type KarrioTrackingStatus = (typeof karrioTrackingStatuses)[number];
+
+export const karrioTrackingEventSchema = z.looseObject({
+  date: z.string().nullish(),
+  time: z.string().nullish(),
+  timestamp: z.string().nullish(),
+  status: z.enum(karrioTrackingStatuses).or(z.literal('')).nullish(),
+  code: z.string().nullish(),
+  description: z.string().nullish(),
+  location: z.string().nullish(),
+});
+export type KarrioTrackingEvent = z.infer<typeof karrioTrackingEventSchema>;
+
+export const karrioTrackingStatusSchema = z.looseObject({
+  id: z.string().optional(),
+  carrier_name: z.string(),
+  carrier_id: z.string(),
+  tracking_number: z.string(),
+  test_mode: z.boolean(),
+  delivered: z.boolean().optional(),
+  status: z.enum(karrioTrackingStatuses).default('pending'),
+  events: z.array(karrioTrackingEventSchema).nullish(),
+  messages: z.array(karrioMessageSchema).default([]),
+});
+export type KarrioTrackingStatusBody = z.infer<typeof karrioTrackingStatusSchema>;
