@@ -64,7 +64,9 @@ export function configIssues(adapter: CarrierAdapter, config: CarrierConfig): Co
     .filter((key) => !known.has(key))
     .map((key) => ({ key, message: `Unknown field for carrier ${adapter.slug}; known fields: ${[...known].join(', ')}` }));
   for (const field of fields) {
-    const message = fieldIssue(field, config[field.key]);
+    // A select whose choices are read from the carrier (fieldOptions) has none to check against here.
+    const remoteChoices = field.type === 'select' && field.options.length === 0 && adapter.fieldOptions !== undefined;
+    const message = remoteChoices ? fieldIssue({ ...field, type: 'string' }, config[field.key]) : fieldIssue(field, config[field.key]);
     if (message) issues.push({ key: field.key, message });
   }
   // The adapter's checks assume well-typed values, so they run only on an otherwise valid config.
