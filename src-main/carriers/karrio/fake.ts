@@ -31,7 +31,7 @@ export interface FakeFault {
 export interface FakeKarrioSwitches {
   /** Answer 5xx (500 unless `status` says) in Karrio's error shape. */
   serverError: (FakeFault & { status?: number }) | null;
-  /** Answer only after `ms` milliseconds. */
+  /** Do the work, then answer only after `ms` milliseconds. */
   slow: (FakeFault & { ms: number }) | null;
   /** Answer 429 with `Retry-After: retryAfterSeconds`, as Karrio's throttling does. */
   rateLimit: (FakeFault & { retryAfterSeconds: number }) | null;
@@ -168,7 +168,14 @@ function validationErrors(error: z.ZodError): Answer {
       const path = issue.path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
       const missing = issue.input === undefined;
       const notAChoice = (issue.code === 'invalid_value' || issue.code === 'invalid_format') && typeof issue.input === 'string';
-      const message = missing ? 'This field is required.' : notAChoice ? `"${String(issue.input)}" is not a valid choice.` : issue.message;
+      const tooLong = issue.code === 'too_big' && issue.origin === 'string';
+      const message = missing
+        ? 'This field is required.'
+        : notAChoice
+          ? `"${String(issue.input)}" is not a valid choice.`
+          : tooLong
+            ? `Ensure this field has no more than ${String(issue.maximum)} characters.`
+            : issue.message;
       return { code: 'validation', message: path ? `${path}: ${message}` : message };
     }),
   );
@@ -463,7 +470,6 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
     }
     state.requests.push({ method, path: path + url.search, authorized, body });
 
-    if (fires(switches.slow, routeKey)) await wait(switches.slow?.ms ?? 0);
     if (fires(switches.rateLimit, routeKey)) {
       const seconds = switches.rateLimit?.retryAfterSeconds ?? 1;
       return errors(429, [{ code: 'throttled', message: `Request was throttled. Expected available in ${seconds} seconds.` }], {
@@ -484,6 +490,8 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
       if (body === Symbol.for('unparsable')) return errors(400, [{ code: 'parse_error', message: 'JSON parse error' }]);
     }
     const result = await route(method, path, url.searchParams, body);
+    // Slow after the work is done: a late answer to a booking that went through.
+    if (fires(switches.slow, routeKey)) await wait(switches.slow?.ms ?? 0);
     if (method === 'POST' && path === '/v1/shipments' && result.status === 201 && fires(switches.dropAfterBooking, routeKey)) return { ...result, drop: true };
     return result;
   }
