@@ -9,6 +9,7 @@ import type {
   CarrierCallContext,
   CarrierConfig,
   LabelDocument,
+  TrackingEvent,
   TrackingResult,
 } from '../adapter';
 import { carrierAuthFailed, carrierRefused, CarrierFailure } from '../errors';
@@ -143,7 +144,7 @@ async function chosenConnection(context: CarrierCallContext, operation: string):
     { operation, method: 'GET', path: karrioPaths.connection(connectionId), idempotent: true },
     karrioConnectionSchema,
   ).catch((error: unknown) => {
-    if (error instanceof CarrierFailure && error.kind === 'refused') {
+    if (error instanceof CarrierFailure && error.kind === 'refused' && error.errors.some((item) => item.code === 'not_found')) {
       throw carrierRefused([
         { code: 'KARRIO_CONNECTION_NOT_FOUND', message: `The Karrio server has no carrier connection ${connectionId}: choose the connection again` },
       ]);
@@ -223,7 +224,7 @@ async function findBooking(context: CarrierCallContext, request: BookingRequest)
     karrioShipmentListSchema,
   );
   const shipment = list.results.find((candidate) => {
-    const byConnection = candidate.meta?.carrier_connection_id;
+    const byConnection = candidate.selected_rate?.meta?.carrier_connection_id ?? candidate.meta?.carrier_connection_id;
     return (
       candidate.reference === request.reference &&
       bookedStatuses.has(candidate.status) &&
@@ -262,41 +263,49 @@ async function voidBooking(context: CarrierCallContext, booked: BookedShipment):
   }
 }
 
-/** Karrio tracks one number per call; each shipment's failure leaves only that one out of the answer. */
+/**
+ * Karrio tracks one number per call; the calls run side by side within the carrier's call slots. One
+ * shipment Karrio cannot track is left out of the answer; a refused key or an unreachable server fails the round.
+ */
 async function track(context: CarrierCallContext, booked: readonly BookedShipment[]): Promise<Map<string, TrackingResult>> {
-  const results = new Map<string, TrackingResult>();
-  for (const shipment of booked) {
-    const carrierName = stringOf(shipment.booking.carrierName);
-    if (!carrierName) continue;
-    try {
-      const status = await karrio(
-        context,
-        {
-          operation: 'track',
-          method: 'GET',
-          path: karrioPaths.tracker(carrierName, shipment.trackingNumber),
-          // The OpenAPI names the carrier again in the query.
-          query: { carrier_name: carrierName },
-          idempotent: true,
-        },
-        karrioTrackingStatusSchema,
-      );
-      const events = (status.events ?? [])
-        .map((event) => ({
-          at: eventTime(event),
-          code: event.code || event.status || 'event',
-          description: event.description ?? '',
-          location: event.location || null,
-        }))
-        .filter((event): event is { at: string; code: string; description: string; location: string | null } => event.at !== null)
-        .sort((a, b) => a.at.localeCompare(b.at));
-      results.set(shipment.shipmentId, { status: trackingStatusFromKarrio[status.status], events });
-    } catch (error) {
-      // A refused key or an unreachable server stops the round; one unknown number does not.
-      if (!(error instanceof CarrierFailure) || error.kind !== 'refused') throw error;
-    }
-  }
-  return results;
+  const answers = await Promise.all(
+    booked.map(async (shipment): Promise<[string, TrackingResult] | null> => {
+      const carrierName = stringOf(shipment.booking.carrierName);
+      if (!carrierName) return null;
+      try {
+        return [shipment.shipmentId, await trackOne(context, carrierName, shipment.trackingNumber)];
+      } catch (error) {
+        if (error instanceof CarrierFailure && error.kind === 'refused') return null;
+        throw error;
+      }
+    }),
+  );
+  return new Map(answers.filter((answer): answer is [string, TrackingResult] => answer !== null));
+}
+
+async function trackOne(context: CarrierCallContext, carrierName: string, trackingNumber: string): Promise<TrackingResult> {
+  const status = await karrio(
+    context,
+    {
+      operation: 'track',
+      method: 'GET',
+      path: karrioPaths.tracker(carrierName, trackingNumber),
+      // The OpenAPI names the carrier again in the query.
+      query: { carrier_name: carrierName },
+      idempotent: true,
+    },
+    karrioTrackingStatusSchema,
+  );
+  const events = (status.events ?? [])
+    .map((event) => ({
+      at: eventTime(event),
+      code: event.code || event.status || 'event',
+      description: event.description ?? '',
+      location: event.location || null,
+    }))
+    .filter((event): event is TrackingEvent => event.at !== null)
+    .sort((a, b) => a.at.localeCompare(b.at));
+  return { status: trackingStatusFromKarrio[status.status], events };
 }
 
 /** The connection's services as products, its on/off options as their services. */

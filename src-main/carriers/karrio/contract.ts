@@ -158,6 +158,8 @@ export const karrioShipmentSchema = z.looseObject({
   test_mode: z.boolean(),
   parcels: z.array(z.looseObject({ id: z.string().optional(), reference_number: z.string().nullish() })),
   shipping_documents: z.array(karrioShippingDocumentSchema).default([]),
+  // The rate bought names the connection it was bought with (`meta.carrier_connection_id`).
+  selected_rate: z.looseObject({ carrier_id: z.string().nullish(), meta: z.record(z.string(), z.unknown()).nullish() }).nullish(),
   // Connectors put each parcel's own number in `meta.tracking_numbers` when the carrier gives one.
   meta: z.record(z.string(), z.unknown()).nullish(),
   messages: z.array(karrioMessageSchema).default([]),
