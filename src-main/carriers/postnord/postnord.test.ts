@@ -6,6 +6,8 @@ import { carrierCall } from '../../domain/carriers/carrierCalls';
 import { bookedShipmentOf } from '../../domain/shipments/bookedShipment';
 import { senderAddressBody, startTestServer, type TestServer } from '../../testing/harness';
 import { CarrierFailure } from '../errors';
+import { carrierUrl } from '../platform/origin';
+import { postnordOrigins, postnordPaths } from './contract';
 import { fakePaperPoints, fakePostnordApiKey, fakePostnordCustomerNumber, startFakePostnord, type FakePostnord } from './fake';
 
 /**
@@ -503,6 +505,42 @@ describe('PostNord tracking and service points', () => {
     );
     expect(unknown).toBeInstanceOf(CarrierFailure);
     expect((unknown as CarrierFailure).errors).toEqual([{ code: 'API-006', message: 'No address found for postal code 99999' }]);
+  });
+});
+
+describe('PostNord configuration', () => {
+  it("checks the customer number's digits for the agreement country and offers PostNord's label sizes", async () => {
+    const body = (config: Record<string, unknown>) => ({
+      name: 'PostNord',
+      carrierSlug: 'postnord',
+      config: { apiKey: fakePostnordApiKey, customerNumber: fakePostnordCustomerNumber, ...config },
+      senderAddressId,
+    });
+    const short = await t.request('POST', `/orgs/${t.org.orgId}/carriers`, { body: body({ customerNumber: '123' }) });
+    expect(short.status).toBe(400);
+    expect(JSON.stringify(short.body)).toContain('A PostNord Sweden customer number has 8 or 10 digits');
+    const norway = await t.request('POST', `/orgs/${t.org.orgId}/carriers`, { body: body({ customerNumber: '1234567', issuerCode: 'Z13' }) });
+    expect(norway.status).toBe(201);
+    const size = await t.request('POST', `/orgs/${t.org.orgId}/carriers`, { body: body({ labelSize: '100X150' }) });
+    expect(size.status).toBe(400);
+
+    const products = await t.request('GET', `/orgs/${t.org.orgId}/carriers/${carrierId}/products`);
+    expect(products.body.map((product: { productId: string; servicePoint: string }) => [product.productId, product.servicePoint])).toEqual([
+      ['postnord_mypack_collect', 'optional'],
+      ['postnord_mypack_home', 'none'],
+      ['postnord_parcel', 'none'],
+      ['postnord_return_drop_off', 'none'],
+      ['postnord_return_pickup', 'none'],
+    ]);
+  });
+
+  it("reaches PostNord's sandbox until test mode is switched off, and production after", () => {
+    const path = postnordPaths.bookWithLabels('pdf');
+    expect(carrierUrl({}, postnordOrigins, path)).toBe('https://atapi2.postnord.com/rest/shipment/v3/edi/labels/pdf');
+    expect(carrierUrl({ testMode: false }, postnordOrigins, path)).toBe('https://api2.postnord.com/rest/shipment/v3/edi/labels/pdf');
+    expect(carrierUrl({ testMode: false, apiBaseUrl: 'http://127.0.0.1:9999/ignored' }, postnordOrigins, path)).toBe(
+      'http://127.0.0.1:9999/rest/shipment/v3/edi/labels/pdf',
+    );
   });
 });
 
