@@ -72,6 +72,11 @@ export interface BookingRequest {
   otherParties: readonly (BookingParty & { type: string })[];
   parcels: readonly BookingParcel[];
   servicePointId: string | null;
+  /**
+   * The carrier's own notice to the receiver that the shipment's shipping rule asks for
+   * (`phoneNotification`, `emailNotification`); the adapter sends the phone or e-mail for it.
+   */
+  notify: { phone: boolean; email: boolean };
   pickup: { date: string; from: string | null; to: string | null; instruction: string | null } | null;
   termOfTrade: string;
   label: LabelSpec;

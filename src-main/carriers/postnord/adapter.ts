@@ -282,7 +282,10 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
     request,
     account,
     product.basicServiceCode,
-    { sms: request.services.includes(PHONE_NOTIFICATION), email: request.services.includes(EMAIL_NOTIFICATION) },
+    {
+      sms: request.notify.phone || request.services.includes(PHONE_NOTIFICATION),
+      email: request.notify.email || request.services.includes(EMAIL_NOTIFICATION),
+    },
     context.now,
     await servicePointParty(context, request),
   );

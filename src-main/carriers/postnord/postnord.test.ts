@@ -264,6 +264,29 @@ describe('PostNord booking', () => {
     }
   });
 
+  it("asks for PostNord's e-mail and SMS notices when the shipment's shipping rule says emailNotification and phoneNotification", async () => {
+    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
+      body: {
+        name: `Notify ${Date.now()}`,
+        carrierId,
+        productId: 'postnord_parcel',
+        services: [],
+        senderAddressId,
+        receivingCountries: ['SE'],
+        conditions: [],
+        emailNotification: true,
+        phoneNotification: true,
+      },
+    });
+    expect(rule.status).toBe(201);
+    const shipment = await create();
+    expect((await t.request('PATCH', `${shipmentsPath()}/${shipment.id}`, { body: { shippingRuleId: rule.body.id } })).status).toBe(200);
+    expect((await send(shipment.id)).status).toBe(200);
+    const request = lastBookingBody();
+    expect(request.body.shipment[0].service.additionalServiceCode).toEqual(expect.arrayContaining(['A3', 'A4']));
+    expect(request.body.shipment[0].parties.consignee.party.contact).toMatchObject({ smsNo: '+46709876543', emailAddress: 'anna@example.se' });
+  });
+
   it('books a Return Drop Off through the returns endpoint, with the warehouse as the paying consignee', async () => {
     const customer = { ...receiver(), type: 'sender' };
     const warehouse = receiver({

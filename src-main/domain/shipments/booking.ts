@@ -11,7 +11,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ApiError, type CarrierErrorItem, type ErrorDetail } from '../../../src-shared/errors';
 import type { Shipment, ShipmentStatus } from '../../../src-shared/schemas/shipment';
-import { carriers, documents, parcels, shipments } from '../../db/schema';
+import { carriers, documents, parcels, shipments, shippingRules } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
@@ -150,7 +150,12 @@ function bookingParty(party: PartyRow): BookingParty {
 }
 
 /** The shipment as its carrier books it; also what a label is drawn again from (labelRedraw.ts). */
-export function bookingRequest(record: ShipmentRecord, adapter: CarrierAdapter, config: CarrierConfig): BookingRequest {
+export function bookingRequest(
+  record: ShipmentRecord,
+  adapter: CarrierAdapter,
+  config: CarrierConfig,
+  notify: BookingRequest['notify'] = { phone: false, email: false },
+): BookingRequest {
   const { row } = record;
   const partyOf = (type: string) => record.parties.find((party) => party.type === type) as PartyRow;
   return {
@@ -173,11 +178,24 @@ export function bookingRequest(record: ShipmentRecord, adapter: CarrierAdapter, 
       height: parcel.height,
     })),
     servicePointId: row.servicePointId,
+    notify,
     pickup: row.pickupDate ? { date: row.pickupDate, from: row.pickupFrom, to: row.pickupTo, instruction: row.pickupInstruction } : null,
     termOfTrade: row.termOfTrade,
     // The carrier's configured defaults; printers choosing their own size arrive with printing.
     label: adapter.labelDefaults(config),
   };
+}
+
+/** The carrier notices the shipment's shipping rule asks for (interface: emailNotification, phoneNotification). */
+function ruleNotices(db: ReadDb, ruleId: string | null): BookingRequest['notify'] {
+  const rule = ruleId
+    ? db
+        .select({ phone: shippingRules.phoneNotification, email: shippingRules.emailNotification })
+        .from(shippingRules)
+        .where(eq(shippingRules.id, ruleId))
+        .get()
+    : undefined;
+  return { phone: rule?.phone ?? false, email: rule?.email ?? false };
 }
 
 /**
@@ -238,7 +256,7 @@ export function beginBooking(
     config: carrier.config,
     afterUnknownOutcome,
     secrets: carrierSecrets(carrier.row.carrierSlug, carrier.config),
-    request: bookingRequest(record, carrier.adapter, carrier.config),
+    request: bookingRequest(record, carrier.adapter, carrier.config, ruleNotices(tx, row.shippingRuleId)),
     shippingDocuments: planShippingDocuments(tx, record, { carrierName: carrier.row.name, productName: carrier.productName }),
   };
 }
