@@ -406,7 +406,9 @@ describe('call slots', () => {
     const otherStarted = performance.now();
     const otherResponse = await other.request({ operation: 'track', method: 'GET', url: `${carrier.url}/other`, idempotent: true });
     expect(otherResponse.status).toBe(200);
-    expect(performance.now() - otherStarted).toBeLessThan(slowMs);
+    expect(performance.now() - otherStarted).toBeLessThan(2 * slowMs);
+    // Answered while the busy carrier's batch still runs (it takes three waves of slowMs).
+    expect(activeCalls(key)).toBeGreaterThan(0);
 
     const responses = await Promise.all(batch);
     const tookMs = performance.now() - started;
@@ -445,8 +447,9 @@ describe('call slots', () => {
     const sameCarrier = get(limited, '/limited/2').then(() => performance.now() - started);
     const otherCarrier = get(free, '/free/1').then(() => performance.now() - started);
 
-    expect(await otherCarrier).toBeLessThan(600);
-    expect(await sameCarrier).toBeGreaterThanOrEqual(950);
+    const [otherMs, sameMs] = await Promise.all([otherCarrier, sameCarrier]);
+    expect(sameMs).toBeGreaterThanOrEqual(950);
+    expect(otherMs).toBeLessThan(sameMs - 300);
     expect((await refused).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
   });
