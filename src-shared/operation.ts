@@ -40,6 +40,8 @@ export interface Operation<
   responseKind: 'json' | 'binary';
   /** A `csv` body arrives as text (`text/csv` or `text/plain`) and is parsed as a string; the rest is JSON. */
   requestKind: RequestKind;
+  /** Calls a carrier, so even a read can answer 422 CARRIER_ERROR / CARRIER_AUTH_FAILED (decisions §13). */
+  asksCarrier: boolean;
 }
 
 export type RequestKind = 'json' | 'csv';
@@ -80,6 +82,7 @@ export function defineOperation<
   successStatus?: 200 | 201;
   responseKind?: 'json' | 'binary';
   requestKind?: RequestKind;
+  asksCarrier?: true;
 }): Operation<Id, Path, Query, Body, Response> {
   return {
     id: def.id,
@@ -96,6 +99,7 @@ export function defineOperation<
     successStatus: def.successStatus ?? (def.method === 'POST' ? 201 : 200),
     responseKind: def.responseKind ?? 'json',
     requestKind: def.requestKind ?? 'json',
+    asksCarrier: def.asksCarrier ?? false,
   };
 }
 

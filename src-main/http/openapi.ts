@@ -127,7 +127,7 @@ export function errorStatusesOf(op: AnyOperation): number[] {
     409: changesResource,
     413: hasBody,
     415: hasBody,
-    422: changesResource,
+    422: changesResource || op.asksCarrier,
     429: credential,
     500: true,
     503: true,

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation';
 import { crudOperations } from './crud';
-import { availableCarrierSchema, carrierCreateBody, carrierProductSchema, carrierSchema, carrierUpdateBody } from '../schemas/carrier';
+import {
+  availableCarrierSchema,
+  carrierCreateBody,
+  carrierProductSchema,
+  carrierSchema,
+  carrierUpdateBody,
+  servicePointListSchema,
+  servicePointQuerySchema,
+} from '../schemas/carrier';
 
 /** Configured carriers, their products, and the catalogue of carriers that can be configured. */
 export const carrierOperations = [
@@ -43,5 +51,15 @@ export const carrierOperations = [
     summary: 'Products (outbound and return) the configured carrier offers, as a bare array',
     resource: 'carriers',
     response: z.array(carrierProductSchema),
+  }),
+  defineOperation({
+    id: 'carriers.servicePoints',
+    method: 'GET',
+    path: '/orgs/{orgId}/carriers/{carrierId}/service-points',
+    summary: "Service points near an address, nearest first, from the carrier's own lookup (decisions §13); [] for a carrier without one",
+    resource: 'carriers',
+    asksCarrier: true,
+    query: servicePointQuerySchema,
+    response: servicePointListSchema,
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText, timestamp } from './common';
+import { countryCode, requiredText, text, timestamp, wholeNumberParam } from './common';
 import { senderAddressSchema } from './senderAddress';
 
 export const labelSizes = ['A4', 'A6', '100X150', '100X192'] as const;
@@ -104,3 +104,16 @@ export const servicePointSchema = z.strictObject({
   openingHours: z.array(openingHoursSchema),
 });
 export type ServicePoint = z.infer<typeof servicePointSchema>;
+
+/** decisions §13: GET /carriers/{carrierId}/service-points; the address narrows the carrier's search to the nearest. */
+export const servicePointQuerySchema = z.strictObject({
+  countryCode: countryCode(),
+  postalCode: z.string().trim().min(1).max(20),
+  address1: text().optional(),
+  city: text().optional(),
+  limit: wholeNumberParam(1, 50).default(10),
+});
+export type ServicePointQueryInput = z.output<typeof servicePointQuerySchema>;
+
+export const servicePointListSchema = z.strictObject({ data: z.array(servicePointSchema) });
+export type ServicePointList = z.infer<typeof servicePointListSchema>;

@@ -1,6 +1,7 @@
 import { availableCarriers } from '../../carriers/catalogue';
 import { carrierProducts, createCarrier, deleteCarrier, getCarrier, listCarriers, updateCarrier } from './carriers';
 import { defineHandlers } from '../../app/kernel/handler';
+import { carrierServicePoints } from './servicePoints';
 
 export const carrierHandlers = defineHandlers({
   'availableCarriers.list': () => availableCarriers(),
@@ -11,4 +12,5 @@ export const carrierHandlers = defineHandlers({
   'carriers.patch': ({ app }, { params, body }) => updateCarrier(app, params.orgId, params.carrierId, body),
   'carriers.delete': ({ app }, { params }) => deleteCarrier(app, params.orgId, params.carrierId),
   'carriers.products': ({ app }, { params }) => carrierProducts(app, params.orgId, params.carrierId),
+  'carriers.servicePoints': ({ app }, { params, query }) => carrierServicePoints(app, params.orgId, params.carrierId, query),
 });
