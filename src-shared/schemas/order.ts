@@ -94,6 +94,8 @@ export const orderDetailSchema = orderSummarySchema.extend({
   externalId: z.string().nullable(),
   shippingRuleId: z.string().nullable(),
   notes: z.string().nullable(),
+  /** The service point the customer chose at checkout (decisions §13); order-based create uses it. */
+  servicePointId: z.string().nullable(),
   /** Left out while the order has none (decisions §1: an optional object is left out when empty). */
   shippingAddress: shippingAddressSchema.optional(),
   externalData: z.record(z.string(), z.unknown()),
@@ -159,6 +161,8 @@ const orderFields = {
   customerEmail: email().nullable().optional(),
   shippingRuleId: id().nullable().optional(),
   notes: text().nullable().optional(),
+  /** The carrier's id of the service point chosen at checkout. */
+  servicePointId: text().nullable().optional(),
   /** null (or leaving it out) means the order has no shipping address yet. */
   shippingAddress: shippingAddressInput.nullable().optional(),
   totalAmount: money().nullable().optional(),

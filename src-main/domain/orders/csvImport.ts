@@ -122,6 +122,7 @@ export const importColumns = {
   totalAmount: column('order', 'totalAmount', 'number'),
   currency: column('order', 'currency'),
   notes: column('order', 'notes'),
+  servicePointId: column('order', 'servicePointId'),
   shippingName: column('shippingAddress', 'name'),
   shippingCompany: column('shippingAddress', 'company'),
   shippingAddress1: column('shippingAddress', 'address1'),

@@ -147,6 +147,7 @@ function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
     externalId: row.externalId,
     shippingRuleId: row.shippingRuleId,
     notes: row.notes,
+    servicePointId: row.servicePointId,
     externalData: row.externalData,
   };
   if (row.shippingAddress) detail.shippingAddress = toShippingAddress(row.shippingAddress);
@@ -332,7 +333,7 @@ export function insertOrder(tx: WriteTx, now: Date, orgId: string, input: OrderC
     customerEmail: input.customerEmail ?? null,
     shippingRuleId: input.shippingRuleId ?? null,
     notes: input.notes ?? null,
-    servicePointId: null,
+    servicePointId: input.servicePointId ?? null,
     shippingAddress: input.shippingAddress ?? null,
     totalAmount: input.totalAmount ?? null,
     currency: input.currency ?? null,
@@ -393,7 +394,7 @@ export function getOrder(app: AppContext, orgId: string, orderId: string): Order
 
 // ---- Changing ----
 
-const nullableFields = ['externalId', 'customerName', 'customerEmail', 'notes', 'totalAmount', 'currency'] as const;
+const nullableFields = ['externalId', 'customerName', 'customerEmail', 'notes', 'servicePointId', 'totalAmount', 'currency'] as const;
 
 /**
  * PATCH (decisions §5a): only the fields given; refused once the order is fulfilled or cancelled.

@@ -174,8 +174,8 @@ function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readon
   return ids;
 }
 
-export function insertShipment(tx: WriteTx, now: Date, orgId: string, draft: ShipmentDraft): Shipment {
-  return insertShipments(tx, now, orgId, [draft])[0] as Shipment;
+export function insertShipment(tx: WriteTx, now: Date, orgId: string, draft: ShipmentDraft, fill?: (shipmentIds: string[]) => void): Shipment {
+  return insertShipments(tx, now, orgId, [draft], fill)[0] as Shipment;
 }
 
 /** POST /shipments (decisions §5). */
@@ -189,8 +189,11 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
     let parties = input.parties ?? [];
     let parcels = input.parcels ? parcelDraftsFromInput(input.parcels) : [];
     const orderId = input.orderId ?? null;
+    let servicePointId = input.servicePointId ?? null;
     if (orderId) {
       const order = findShippableOrderRow(tx, orgId, orderId);
+      // The service point chosen at checkout, unless the request says otherwise (decisions §13).
+      if (input.servicePointId === undefined) servicePointId = order.servicePointId;
       // With an order and without parties/parcels, they are copied from the order (ref).
       if (!input.parties) parties = [receiverFromOrder(order)];
       if (!input.parcels) {
@@ -206,7 +209,7 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
       parcels,
       termOfTrade: input.termOfTrade,
       status: input.status ?? 'pending',
-      servicePointId: input.servicePointId ?? null,
+      servicePointId,
       pickupDetails: input.pickupDetails,
       orderId,
       shippingRuleId: null,

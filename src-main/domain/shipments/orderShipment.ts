@@ -1,6 +1,7 @@
 /** POST /orders/{orderId}/shipments (decisions §5). */
 import { ApiError } from '../../../src-shared/errors';
-import type { OrderShipmentCreateInput, Shipment } from '../../../src-shared/schemas/shipment';
+import type { OrderShipmentCreateInput, PartyInput, Shipment } from '../../../src-shared/schemas/shipment';
+import { withServicePointParty } from '../../../src-shared/servicePointParty';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { findCarrierRow } from '../carriers/carriers';
@@ -11,7 +12,9 @@ import { toKg } from '../units';
 import { checkCarrierChoice, insertShipment, withSenderParty, type CarrierChoice } from './create';
 import { findShippableOrderRow, receiverFor, type OrderRow } from './fromOrder';
 import { parcelToShip } from '../orders/allocation';
-import type { ParcelDraft } from './repository';
+import { recordError, type ParcelDraft } from './repository';
+import { writeCarrierCalls } from './carrierLogs';
+import { chooseServicePoint } from './orderServicePoint';
 
 interface ResolvedCarrier {
   carrier: CarrierChoice;
@@ -75,31 +78,73 @@ function resolveCarrier(
   return { carrier, ruleId: rule.id, ruleApplied: `Shipping rule ${rule.name} applied${retired}`, ruleSenderAddressId: choice.senderAddressId };
 }
 
-export function createShipmentFromOrder(app: AppContext, orgId: string, orderId: string, input: OrderShipmentCreateInput = {}): Shipment {
+interface OrderShipmentPlan {
+  order: OrderRow;
+  parcel: ParcelDraft;
+  given: PartyInput[];
+  receiver: PartyInput;
+  resolved: ResolvedCarrier;
+  /** The request's choice, else the one made at checkout (decisions §13). */
+  servicePointId: string | null;
+}
+
+/** What the shipment will be, read alone: first to ask the carrier for a service point, then again inside the write. */
+function planOrderShipment(db: ReadDb, orgId: string, orderId: string, input: OrderShipmentCreateInput): OrderShipmentPlan {
+  const order = findShippableOrderRow(db, orgId, orderId);
+  const parcel = parcelToShip(db, order);
+  const given = input.parties ?? [];
+  const receiver = receiverFor(order, given);
+  const resolved = resolveCarrier(db, orgId, order, receiver.countryCode, parcel, input);
+  const servicePointId = input.servicePointId !== undefined ? input.servicePointId : order.servicePointId;
+  return { order, parcel, given, receiver, resolved, servicePointId };
+}
+
+export async function createShipmentFromOrder(app: AppContext, orgId: string, orderId: string, input: OrderShipmentCreateInput = {}): Promise<Shipment> {
+  const before = planOrderShipment(app.db, orgId, orderId, input);
+  const lookup = await chooseServicePoint(app, orgId, before.resolved.carrier, before.receiver, before.servicePointId, before.given);
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
-    const order = findShippableOrderRow(tx, orgId, orderId);
-    const parcel = parcelToShip(tx, order);
-    const given = input.parties ?? [];
-    const receiver = receiverFor(order, given);
-    const resolved = resolveCarrier(tx, orgId, order, receiver.countryCode, parcel, input);
+    const { order, parcel, given, receiver, resolved, servicePointId } = planOrderShipment(tx, orgId, orderId, input);
     const senderAddressId = input.senderAddressId ?? resolved.ruleSenderAddressId ?? findCarrierRow(tx, orgId, resolved.carrier.carrierId).senderAddressId;
     const senderAddress = findSenderAddressRow(tx, orgId, senderAddressId);
-    const parties = given.includes(receiver) ? given : [...given, receiver];
-    return insertShipment(tx, now, orgId, {
-      reference: input.reference,
-      senderAddressId,
-      type: 'outbound',
-      carrier: resolved.carrier,
-      parties: withSenderParty(tx, orgId, senderAddress, parties),
-      parcels: [parcel],
-      termOfTrade: 'DAP',
-      status: 'pending',
-      servicePointId: input.servicePointId ?? null,
-      pickupDetails: input.pickupDetails,
-      orderId,
-      shippingRuleId: resolved.ruleId,
-      activities: resolved.ruleApplied ? [{ action: 'shipping_rule_applied', description: resolved.ruleApplied }] : [],
-    });
+    // The lookup counts only for the carrier and product it was made for (the order may have changed meanwhile).
+    const chosen = lookup && lookup.carrierId === resolved.carrier.carrierId && lookup.productId === resolved.carrier.productId ? lookup : null;
+    const withReceiver = given.includes(receiver) ? given : [...given, receiver];
+    const parties = chosen?.party ? withServicePointParty(withReceiver, chosen.party) : withReceiver;
+    return insertShipment(
+      tx,
+      now,
+      orgId,
+      {
+        reference: input.reference,
+        senderAddressId,
+        type: 'outbound',
+        carrier: resolved.carrier,
+        parties: withSenderParty(tx, orgId, senderAddress, parties),
+        parcels: [parcel],
+        termOfTrade: 'DAP',
+        status: 'pending',
+        servicePointId: chosen ? chosen.servicePointId : servicePointId,
+        pickupDetails: input.pickupDetails,
+        orderId: order.id,
+        shippingRuleId: resolved.ruleId,
+        activities: [
+          ...(resolved.ruleApplied ? [{ action: 'shipping_rule_applied' as const, description: resolved.ruleApplied }] : []),
+          ...(chosen && chosen.servicePointId !== servicePointId && chosen.party
+            ? [
+                {
+                  action: 'updated' as const,
+                  description: `Nearest service point chosen: ${chosen.party.name}, ${chosen.party.address1}, ${chosen.party.postalCode} ${chosen.party.city}`,
+                },
+              ]
+            : []),
+        ],
+      },
+      ([shipmentId]) => {
+        if (!chosen || !shipmentId) return;
+        writeCarrierCalls(tx, now, shipmentId, chosen.secrets, chosen.calls);
+        if (chosen.error) recordError(tx, now, shipmentId, chosen.error.code, chosen.error.message);
+      },
+    );
   });
 }

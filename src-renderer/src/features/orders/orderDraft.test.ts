@@ -60,6 +60,7 @@ function storedOrder(more: Partial<OrderDetail> = {}): OrderDetail {
     externalId: null,
     shippingRuleId: null,
     notes: null,
+    servicePointId: null,
     shippingAddress: {
       name: 'Ana',
       address1: 'Havnegade 1',
