@@ -8,6 +8,9 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
 import { useFocusWhenOpen } from './focus';
 import { CarrierPicker, carrierChoiceBody, carrierChoiceProblem, noCarrierChoice, type CarrierChoice } from '../../components/CarrierPicker';
+import { ServicePointPicker } from '../../components/ServicePointPicker';
+import type { ServicePoint } from '../../../../src-shared/schemas/carrier';
+import { servicePointParty } from '../../../../src-shared/servicePointParty';
 
 type Mode = 'rule' | 'carrier';
 
@@ -21,6 +24,8 @@ export function CreateShipmentDialog({ order, open, onClose }: { order: OrderDet
   const [mode, setMode] = useState<Mode>('rule');
   const [carrier, setCarrier] = useState<CarrierChoice>(noCarrierChoice);
   const [reference, setReference] = useState('');
+  // The point picked here; until then the order's own (chosen at checkout), or the nearest where the product needs one.
+  const [point, setPoint] = useState<ServicePoint | 'none' | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const problemId = useId();
@@ -34,7 +39,11 @@ export function CreateShipmentDialog({ order, open, onClose }: { order: OrderDet
     setBusy(true);
     setError(null);
     try {
-      const body = { ...(mode === 'carrier' ? carrierChoiceBody(carrier) : {}), reference: reference.trim() || undefined };
+      const body = {
+        ...(mode === 'carrier' ? carrierChoiceBody(carrier) : {}),
+        reference: reference.trim() || undefined,
+        ...(mode === 'carrier' ? servicePointBody(point) : {}),
+      };
       const shipment = await client.call('orders.createShipment', { params: { orgId, orderId: order.id }, body });
       setReference('');
       onClose();
@@ -65,7 +74,27 @@ export function CreateShipmentDialog({ order, open, onClose }: { order: OrderDet
             <input type="radio" name="shipment-mode" checked={mode === 'carrier'} onChange={() => setMode('carrier')} /> Choose carrier and product
           </label>
         </fieldset>
-        {mode === 'carrier' && <CarrierPicker value={carrier} onChange={setCarrier} errors={errors} />}
+        {mode === 'carrier' && (
+          <CarrierPicker
+            value={carrier}
+            onChange={(next) => {
+              setCarrier(next);
+              setPoint(null);
+            }}
+            errors={errors}
+          />
+        )}
+        {mode === 'carrier' && order.shippingAddress && (
+          <ServicePointPicker
+            carrierId={carrier.carrierId}
+            productId={carrier.productId}
+            address={order.shippingAddress}
+            value={point === 'none' ? null : (point?.id ?? order.servicePointId)}
+            onChange={(chosen) => setPoint(chosen ?? 'none')}
+            unchosenHint="Left unchosen, the nearest one is used."
+          />
+        )}
+        {order.servicePointId && mode === 'rule' && <p className="muted">Service point chosen at checkout: {order.servicePointId}.</p>}
         <Field label="Reference (optional)" error={errors.reference} hint="Left empty, the next number is used (SHP-…).">
           <input value={reference} onChange={(event) => setReference(event.target.value)} autoComplete="off" />
         </Field>
@@ -87,4 +116,11 @@ export function CreateShipmentDialog({ order, open, onClose }: { order: OrderDet
       </form>
     </Dialog>
   );
+}
+
+/** The order-shipment body's service point: the one picked (with its party), none on purpose, or left to the order and the server. */
+function servicePointBody(point: ServicePoint | 'none' | null): { servicePointId?: string | null; parties?: ReturnType<typeof servicePointParty>[] } {
+  if (point === null) return {};
+  if (point === 'none') return { servicePointId: null };
+  return { servicePointId: point.id, parties: [servicePointParty(point)] };
 }

@@ -162,6 +162,12 @@ function OrderFacts({ order }: { order: OrderDetail }) {
             <dd>{order.externalId}</dd>
           </>
         )}
+        {order.servicePointId && (
+          <>
+            <dt>Service point</dt>
+            <dd>{order.servicePointId}</dd>
+          </>
+        )}
         <dt>Total</dt>
         <dd>{formatMoney(order.totalAmount, order.currency)}</dd>
         <dt>Created</dt>

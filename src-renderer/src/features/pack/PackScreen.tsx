@@ -13,6 +13,11 @@ import { canReprint, canSendNow, printSummary, type PackLink, type PackProblem, 
 import { usePack, type ScanLogEntry } from './packStore';
 import { refocusIfLost, useScanFocus, useScanInDialog } from './useScanFocus';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
+import { client } from '../../lib/api';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { ServicePointPicker } from '../../components/ServicePointPicker';
+import { servicePointUpdate } from '../shipments/form/model';
+import type { ServicePoint } from '../../../../src-shared/schemas/carrier';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -246,6 +251,7 @@ function ShipmentResult({
         <dt>Tracking number</dt>
         <dd className="pack-tracking">{shipment.tracking?.number ?? '—'}</dd>
       </dl>
+      {sendable && receiver && <PackServicePoint orgId={orgId} shipment={shipment} receiver={receiver} />}
       <PrintLine result={result} />
       {!sendable && !result.sent && statusAdvice(shipment) && <p>{statusAdvice(shipment)}</p>}
       {result.problem && <ProblemBody problem={result.problem} titleId={`${titleId}-problem`} level={3} />}
@@ -264,6 +270,41 @@ function ShipmentResult({
         {order && <Link to={`/orders/${encodeURIComponent(order.id)}`}>Order {order.orderNumber}</Link>}
       </div>
     </section>
+  );
+}
+
+/**
+ * The shipment's service point, for a product that delivers to one: changed here at the packing
+ * table (the customer called, the nearest is closed) and saved at once, so the send books it.
+ */
+function PackServicePoint({ orgId, shipment, receiver }: { orgId: string; shipment: Shipment; receiver: Shipment['parties'][number] }) {
+  const replaceShipment = usePack((state) => state.replaceShipment);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const choose = async (point: ServicePoint | null) => {
+    setSaving(true);
+    setError(null);
+    try {
+      const updated = await client.call('shipments.update', { params: { orgId, shipmentId: shipment.id }, body: servicePointUpdate(shipment, point) });
+      replaceShipment(orgId, updated);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <div className="pack-service-point">
+      <ServicePointPicker
+        carrierId={shipment.carrierSettings.carrierId}
+        productId={shipment.carrierSettings.productId}
+        address={receiver}
+        value={shipment.servicePointId}
+        onChange={(point) => void choose(point)}
+        disabled={saving}
+      />
+      <ErrorNotice error={error} title="The service point could not be saved" />
+    </div>
   );
 }
 

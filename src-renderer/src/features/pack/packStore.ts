@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import type { Shipment } from '../../../../src-shared/schemas/shipment';
 import { useSession } from '../../lib/session';
 import { canSendNow, readPrintState, runScan, sendAndPrint, summarize, type PackLink, type PackResult } from './packFlow';
 
@@ -45,6 +46,8 @@ interface PackState {
   confirmSend(orgId: string): boolean;
   /** Reads the shown shipment's print jobs again (after a reprint). */
   refreshPrint(orgId: string): void;
+  /** The shown shipment as changed on screen (a service point chosen), so a send books what is shown. */
+  replaceShipment(orgId: string, shipment: Shipment): void;
 }
 
 function readSendOnScan(): boolean {
@@ -164,6 +167,11 @@ export const usePack = create<PackState>()(
             const print = await readPrintState(orgId, result.shipment);
             if (get().current?.entryId === entryId) set({ current: { orgId, entryId, result: { ...result, print } } });
           });
+        },
+        replaceShipment: (orgId, shipment) => {
+          const current = get().current;
+          if (!current || current.orgId !== orgId || current.result.kind !== 'shipment' || current.result.shipment.id !== shipment.id) return;
+          set({ current: { ...current, result: { ...current.result, shipment } } });
         },
       };
     },

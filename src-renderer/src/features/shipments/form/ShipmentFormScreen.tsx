@@ -8,16 +8,19 @@ import { Link, navigate } from '../../../app/router';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { Field, fieldErrors } from '../../../components/forms';
 import { holdsUnchosenCountry } from '../../../components/CountryPicker';
+import { ServicePointPicker, useServicePointMode } from '../../../components/ServicePointPicker';
 import { CarrierFields } from './CarrierFields';
 import { PartyFields } from './PartyFields';
 import { ParcelFields } from './ParcelFields';
 import { TextInput, focusField, focusFirstInvalid } from './inputs';
 import {
+  choosePoint,
   createBody,
   emptyForm,
   emptyParcel,
   emptyParty,
   formOf,
+  receiverAddress,
   updateBody,
   type FieldMessages,
   type Incoterm,
@@ -80,6 +83,7 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
     drafts.keep(draftKey, next);
   };
   const patch = (part: Partial<ShipmentForm>) => setForm({ ...form, ...part });
+  const pointMode = useServicePointMode(form.carrierId, form.productId);
 
   const save = async () => {
     if (busy || !canWrite || (shipment && !canEdit(shipment.status))) return;
@@ -201,17 +205,27 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
                 ))}
               </select>
             </Field>
-            <TextInput
-              label="Service point (optional)"
-              path="servicePointId"
-              value={form.servicePointId}
-              errors={errors}
-              onChange={(servicePointId) => patch({ servicePointId })}
-            />
+            {/* A product without service points takes an id as typed (one the carrier gave elsewhere); the others get the picker below. */}
+            {pointMode === 'none' && (
+              <TextInput
+                label="Service point (optional)"
+                path="servicePointId"
+                value={form.servicePointId}
+                errors={errors}
+                onChange={(servicePointId) => patch({ servicePointId })}
+              />
+            )}
           </div>
         </fieldset>
 
         <CarrierFields orgId={orgId} form={form} mode={mode} errors={errors} onChange={patch} />
+        <ServicePointPicker
+          carrierId={form.carrierId}
+          productId={form.productId}
+          address={receiverAddress(form)}
+          value={form.servicePointId || null}
+          onChange={(point) => patch(choosePoint(form, point))}
+        />
 
         <h2>Parties</h2>
         {partiesError && <p className="field-error">{partiesError}</p>}

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Party } from '../../../../../src-shared/schemas/shipment';
 import { orderLine, parcel, shipment } from '../../../testing/shipmentFixtures';
-import { createBody, emptyForm, emptyOrderLine, emptyParcel, emptyParty, formOf, updateBody, type ShipmentForm } from './model';
+import type { ServicePoint } from '../../../../../src-shared/schemas/carrier';
+import {
+  choosePoint,
+  createBody,
+  emptyForm,
+  emptyOrderLine,
+  emptyParcel,
+  emptyParty,
+  formOf,
+  receiverAddress,
+  servicePointUpdate,
+  updateBody,
+  type ShipmentForm,
+} from './model';
 
 /** A shipment as read: two parcels, the first with two order lines. */
 const read = shipment({
@@ -161,5 +174,65 @@ describe('an edit’s PATCH', () => {
     const baseline = formOf(stored);
     const { body } = updateBody({ ...baseline, senderAddressId: 'sad_2', shippingRuleId: 'rul_1', carrierId: 'car_9' }, baseline);
     expect(body).toEqual({ senderAddressId: 'sad_2', shippingRuleId: 'rul_1' });
+  });
+});
+
+const kiosk: ServicePoint = {
+  id: 'PN-4711',
+  name: 'Netto Nørreport',
+  address1: 'Frederiksborggade 5',
+  postalCode: '1360',
+  city: 'København K',
+  countryCode: 'DK',
+  distanceMeters: 420,
+  latitude: null,
+  longitude: null,
+  openingHours: [],
+};
+
+describe('a service point chosen in the picker', () => {
+  it('sets the id and a service_point party with its name and address, in place of an earlier one', () => {
+    const form = { ...emptyForm(), parties: [{ ...emptyParty('receiver'), ...receiver, type: 'receiver' as const, email: '' }] };
+    const chosen = choosePoint(form, kiosk);
+    expect(chosen.servicePointId).toBe('PN-4711');
+    expect(chosen.parties.map((party) => party.type)).toEqual(['receiver', 'service_point']);
+    expect(chosen.parties[1]).toEqual({
+      ...emptyParty('service_point'),
+      name: 'Netto Nørreport',
+      address1: 'Frederiksborggade 5',
+      postalCode: '1360',
+      city: 'København K',
+      countryCode: 'DK',
+      attributes: [{ name: 'servicePointId', value: 'PN-4711' }],
+    });
+    const again = choosePoint({ ...form, ...chosen }, { ...kiosk, id: 'PN-2', name: 'Kiosk 2' });
+    expect(again.parties.filter((party) => party.type === 'service_point').map((party) => party.name)).toEqual(['Kiosk 2']);
+    expect(choosePoint({ ...form, ...again }, null)).toEqual({ servicePointId: '', parties: form.parties });
+  });
+
+  it("finds the points near the receiver's address", () => {
+    const form = { ...emptyForm(), parties: [{ ...emptyParty('receiver'), ...receiver, type: 'receiver' as const, email: '' }] };
+    expect(receiverAddress(form)).toEqual({ countryCode: 'DK', postalCode: '1058', address1: 'Havnegade 1', city: 'København' });
+    expect(receiverAddress({ ...form, parties: [] })).toEqual({ countryCode: '', postalCode: '', address1: '', city: '' });
+  });
+
+  it('is saved on the Pack screen as a PATCH of the id and the parties alone', () => {
+    const stored = shipment({ parties: [receiver], servicePointId: null });
+    const body = servicePointUpdate(stored, kiosk);
+    expect(Object.keys(body).sort()).toEqual(['parties', 'servicePointId']);
+    expect(body.servicePointId).toBe('PN-4711');
+    expect(body.parties?.map((party) => party.type)).toEqual(['receiver', 'service_point']);
+    expect(body.parties?.[1]).toEqual({
+      type: 'service_point',
+      name: 'Netto Nørreport',
+      address1: 'Frederiksborggade 5',
+      postalCode: '1360',
+      city: 'København K',
+      countryCode: 'DK',
+      attributes: [{ name: 'servicePointId', value: 'PN-4711' }],
+    });
+    expect(servicePointUpdate(shipment({ parties: [receiver], servicePointId: 'PN-4711' }), kiosk)).toEqual({
+      parties: expect.any(Array),
+    });
   });
 });

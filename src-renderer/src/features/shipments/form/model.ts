@@ -10,6 +10,8 @@ import {
   type ShipmentType,
   type WeightUnit,
 } from '../../../../../src-shared/schemas/shipment';
+import type { ServicePoint } from '../../../../../src-shared/schemas/carrier';
+import { servicePointParty, withServicePointParty } from '../../../../../src-shared/servicePointParty';
 
 /**
  * The shipment form as typed: every field a string, so nothing a user types is rejected or reshaped
@@ -91,6 +93,22 @@ export const emptyParty = (type: PartyType): PartyForm => ({
   email: '',
   attributes: [],
 });
+
+/**
+ * A point chosen in the picker: its id, and its name and address as the shipment's service_point
+ * party in place of any earlier one (decisions §13); none removes both.
+ */
+export function choosePoint(form: ShipmentForm, point: ServicePoint | null): Pick<ShipmentForm, 'servicePointId' | 'parties'> {
+  const party = point ? servicePointParty(point) : null;
+  const partyForm: PartyForm | null = party ? { ...emptyParty('service_point'), ...party, type: 'service_point', attributes: party.attributes ?? [] } : null;
+  return { servicePointId: point?.id ?? '', parties: withServicePointParty(form.parties, partyForm) };
+}
+
+/** The receiver's address, as the picker finds the nearest points to it. */
+export function receiverAddress(form: ShipmentForm): { countryCode: string; postalCode: string; address1: string; city: string } {
+  const receiver = form.parties.find((party) => party.type === 'receiver');
+  return { countryCode: receiver?.countryCode ?? '', postalCode: receiver?.postalCode ?? '', address1: receiver?.address1 ?? '', city: receiver?.city ?? '' };
+}
 
 export const emptyOrderLine = (): OrderLineForm => ({
   sku: '',
@@ -308,4 +326,10 @@ export function updateBody(form: ShipmentForm, original: ShipmentForm): { body: 
 /** JSON leaves undefined out anyway; doing it here keeps the dirty check and the body honest. */
 function withoutUndefined<T extends object>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** The PATCH that gives a shipment the point chosen outside its form (the Pack screen): its id and its party, nothing else. */
+export function servicePointUpdate(shipment: Shipment, point: ServicePoint | null): UpdateBody {
+  const before = formOf(shipment);
+  return updateBody({ ...before, ...choosePoint(before, point) }, before).body;
 }
