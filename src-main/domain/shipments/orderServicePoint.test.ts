@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ShipdeskClient } from '../../../src-shared/client';
+import type { PartyInput } from '../../../src-shared/schemas/shipment';
 import { carrierRefused } from '../../carriers/errors';
 import type * as registry from '../../carriers/registry';
 import type { CarrierAdapter } from '../../carriers/adapter';
@@ -187,5 +188,32 @@ describe('order-based create and the service point', () => {
     expect(shipment.servicePointId).toBe('PN-4711');
     expect(shipment.parties.map((party) => party.type)).toEqual(['sender', 'receiver']);
     expect(shipment.errors).toEqual([]);
+  });
+
+  it("drops the old point's party when PATCH names another point by its id alone, and keeps a party typed by hand", async () => {
+    resetServicePointCourier([servicePoint('near', 150)]);
+    const shipment = await shipOrder((await newOrder()).id, { carrierId: courierId, productId: 'pt_collect' });
+    const params = { orgId: t.org.orgId, shipmentId: shipment.id };
+    const sender = shipment.parties.find((party) => party.type === 'sender');
+    const moved = await client.call('shipments.update', { params, body: { servicePointId: 'PN-77' } });
+    expect(moved.servicePointId).toBe('PN-77');
+    expect(moved.parties.map((party) => party.type)).toEqual(['sender', 'receiver']);
+    expect(moved.parties[0]).toEqual(sender);
+
+    const typed = {
+      type: 'service_point' as const,
+      name: 'Kiosk typed in',
+      address1: 'Vestergade 1',
+      postalCode: '1456',
+      city: 'København K',
+      countryCode: 'DK',
+    };
+    const withTyped = await client.call('shipments.update', {
+      params,
+      body: { parties: [...moved.parties.map((party) => ({ ...party, type: party.type as PartyInput['type'] })), typed] },
+    });
+    expect(withTyped.parties.map((party) => party.type)).toEqual(['sender', 'receiver', 'service_point']);
+    const again = await client.call('shipments.update', { params, body: { servicePointId: 'PN-78' } });
+    expect(again.parties.map((party) => party.name)).toContain('Kiosk typed in');
   });
 });

@@ -1,7 +1,8 @@
 /** PATCH, DELETE and cancel of a shipment (decisions §4). */
 import { eq } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
-import type { Shipment, ShipmentStatus, ShipmentUpdateInput } from '../../../src-shared/schemas/shipment';
+import type { PartyInput, Shipment, ShipmentStatus, ShipmentUpdateInput } from '../../../src-shared/schemas/shipment';
+import { SERVICE_POINT_ID_ATTRIBUTE, SERVICE_POINT_PARTY } from '../../../src-shared/servicePointParty';
 import { shipments } from '../../db/schema';
 import { inWriteTransaction, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
@@ -71,12 +72,20 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
     if (target !== undefined) changes.status = target;
 
     const senderAddressChanged = changes.senderAddressId !== undefined && changes.senderAddressId !== row.senderAddressId;
-    if (input.parties || senderAddressChanged) {
+    // A service point changed by its id alone must not leave the party of the old one behind, which
+    // the label and the carrier would read as where the parcel goes (decisions §13).
+    const pointChanged = !input.parties && input.servicePointId !== undefined && input.servicePointId !== row.servicePointId;
+    if (input.parties || senderAddressChanged || pointChanged) {
       // An explicit address wins over a rule's (applied above), so a checked one is the one in use.
       const senderAddress = newSenderAddress ?? findSenderAddressRow(tx, orgId, changes.senderAddressId ?? row.senderAddressId);
       // A new sender address brings its own sender party (as on create, decisions §5) unless the
       // body names one; the other parties stay as they are.
-      const parties = input.parties ?? (loadShipmentRecords(tx, [row])[0]?.parties ?? []).filter((party) => party.type !== 'sender').map(partyInputOf);
+      const parties =
+        input.parties ??
+        (loadShipmentRecords(tx, [row])[0]?.parties ?? [])
+          .filter((party) => !(senderAddressChanged && party.type === 'sender'))
+          .map(partyInputOf)
+          .filter((party) => !(pointChanged && isPartyOfOtherPoint(party, input.servicePointId ?? null)));
       replaceParties(tx, shipmentId, withSenderParty(tx, orgId, senderAddress, parties));
     }
     // New parcels, another order or another type may place more of an order than it has left.
@@ -100,6 +109,13 @@ export function updateShipment(app: AppContext, orgId: string, shipmentId: strin
     if (shipment.orderId !== row.orderId) recomputeOrder(tx, now, shipment.orderId);
     return shipment;
   });
+}
+
+/** A service_point party made from a lookup of another point than `servicePointId` (src-shared/servicePointParty.ts). */
+function isPartyOfOtherPoint(party: PartyInput, servicePointId: string | null): boolean {
+  if (party.type !== SERVICE_POINT_PARTY) return false;
+  const madeFor = party.attributes?.find((attribute) => attribute.name === SERVICE_POINT_ID_ATTRIBUTE)?.value;
+  return madeFor !== undefined && madeFor !== servicePointId;
 }
 
 function changedNames(fields: Record<string, unknown>): string[] {
