@@ -16,6 +16,7 @@ import { stationUrls } from './http/hosts';
 import { runStartupChores } from './app/runtime/startup';
 import { start as startWebhookDelivery } from './domain/webhooks/delivery';
 import { startDailyBackups } from './app/runtime/dailyBackups';
+import { startTrackingPoller } from './domain/tracking/poller';
 
 /** How long a shutdown waits for requests still arriving (a client that sent half a request). */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
     const webhookDelivery = startWebhookDelivery(app);
     // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
     const dailyBackups = startDailyBackups(app);
+    // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
+    const trackingPoller = startTrackingPoller(app);
 
     const running = app;
     let closing = false;
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
       await server.close();
       await webhookDelivery.stop();
       await dailyBackups.stop();
+      await trackingPoller.stop();
       running.close();
       lock.release();
       process.exit(0);

@@ -13,6 +13,7 @@ import { shippingRuleHandlers } from './shippingRules/handlers';
 import { orderHandlers } from './orders/handlers';
 import { shipmentHandlers } from './shipments/handlers';
 import { printingHandlers } from './printing/handlers';
+import { trackingHandlers } from './tracking/handlers';
 
 /**
  * Every operation of the table has exactly one handler, beside its resource's rules
@@ -33,4 +34,5 @@ export const handlers = {
   ...orderHandlers,
   ...shipmentHandlers,
   ...printingHandlers,
+  ...trackingHandlers,
 } satisfies HandlerMap;

@@ -16,6 +16,7 @@ import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
 import { start as startWebhookDelivery } from '../domain/webhooks/delivery';
 import { startDailyBackups } from '../app/runtime/dailyBackups';
+import { startTrackingPoller } from '../domain/tracking/poller';
 import type { BackgroundTask } from '../app/kernel/backgroundTask';
 import { cliInvocation } from '../cli/invocation';
 import { runCli } from '../cli/run';
@@ -44,6 +45,7 @@ let httpServer: FastifyInstance | null = null;
 let ipc: IpcRegistration | null = null;
 let webhookDelivery: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
+let trackingPoller: BackgroundTask | null = null;
 let instanceLock: InstanceLock | null = null;
 
 // `electron [switches] .` names the app folder before the user's arguments; the installed app does not.
@@ -108,6 +110,8 @@ async function start(): Promise<void> {
   webhookDelivery = startWebhookDelivery(appContext);
   // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
   dailyBackups = startDailyBackups(appContext);
+  // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
+  trackingPoller = startTrackingPoller(appContext);
 
   mainWindow = createMainWindow();
   app.on('activate', () => {
@@ -209,6 +213,7 @@ app.on('will-quit', (event) => {
     }
     await webhookDelivery?.stop();
     await dailyBackups?.stop();
+    await trackingPoller?.stop();
     appContext?.close();
     instanceLock?.release();
     shutDown = true;

@@ -211,6 +211,8 @@ export const shipmentListItemSchema = z.strictObject({
   senderAddress: senderAddressSchema,
   createdAt: timestamp(),
   updatedAt: timestamp(),
+  /** What the carrier last said (decisions §13); absent until the shipment is booked. */
+  trackingStatus: z.enum(trackingStatuses).optional(),
 });
 export type ShipmentListItem = z.infer<typeof shipmentListItemSchema>;
 
@@ -421,4 +423,20 @@ export const shipmentListQuery = pageQuery.extend({
   /** Exactly this reference, case and all: a scanned label, found on an index however many shipments there are. */
   reference: requiredText().optional(),
   orderId: id().optional(),
+  /** One tracking status, or several by repeating the key (`?trackingStatus=in_transit&trackingStatus=exception`). */
+  trackingStatus: z
+    .union([z.enum(trackingStatuses), z.array(z.enum(trackingStatuses)).min(1).max(trackingStatuses.length)])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .pipe(z.array(z.enum(trackingStatuses)))
+    .optional(),
 });
+
+/**
+ * A status set by hand for a carrier nobody can ask (the `local` carrier, decisions §13), with a line
+ * saying what happened: "Delivered by our own van".
+ */
+export const manualTrackingEventBody = z.strictObject({
+  status: z.enum(trackingStatuses),
+  description: requiredText().max(500),
+});
+export type ManualTrackingEventInput = z.output<typeof manualTrackingEventBody>;

@@ -22,9 +22,11 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
   if (query.orderId) filters.push(eq(shipments.orderId, query.orderId));
   if (query.search) filters.push(containsCode(shipments.reference, query.search));
   if (query.reference) filters.push(eq(shipments.reference, query.reference));
+  // On the (org, tracking status, created) index; a shipment never booked has no tracking status.
+  if (query.trackingStatus) filters.push(inArray(shipments.trackingStatus, query.trackingStatus));
   const where = and(...filters);
   const total =
-    query.search || query.orderId || query.reference
+    query.search || query.orderId || query.reference || query.trackingStatus
       ? (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0)
       : countedShipments(app.db, orgId, query.status);
   return paginate(query, total, (limit, offset) => {
@@ -64,6 +66,7 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
         senderAddress: toSenderAddress(senderAddress),
         createdAt: shipment.createdAt,
         updatedAt: shipment.updatedAt,
+        ...(shipment.trackingStatus ? { trackingStatus: shipment.trackingStatus as NonNullable<ShipmentListItem['trackingStatus']> } : {}),
       }));
   });
 }
