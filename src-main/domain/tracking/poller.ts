@@ -57,6 +57,8 @@ export interface TrackingCycleSummary {
 
 interface PollerState {
   running: Promise<TrackingCycleSummary> | null;
+  /** Set by stop: a cycle in progress ends after the batch it is in, instead of finishing every page. */
+  stopping: boolean;
   /** Failures in a row per configured carrier; kept in memory only: after a restart the backoff starts over. */
   failures: Map<string, number>;
 }
@@ -65,7 +67,7 @@ const states = new WeakMap<AppContext, PollerState>();
 
 function stateOf(app: AppContext): PollerState {
   let state = states.get(app);
-  if (!state) states.set(app, (state = { running: null, failures: new Map() }));
+  if (!state) states.set(app, (state = { running: null, stopping: false, failures: new Map() }));
   return state;
 }
 
@@ -83,7 +85,15 @@ export function runTrackingCycle(app: AppContext, options: TrackingCycleOptions 
 
 /** Started with the server; `stop` waits for a cycle in progress before the database closes. */
 export function startTrackingPoller(app: AppContext, intervalMs = POLL_INTERVAL_MS): BackgroundTask {
-  return repeatInBackground('Tracking poll', intervalMs, () => runTrackingCycle(app));
+  const state = stateOf(app);
+  state.stopping = false;
+  const task = repeatInBackground('Tracking poll', intervalMs, () => runTrackingCycle(app));
+  return {
+    async stop() {
+      state.stopping = true;
+      await task.stop();
+    },
+  };
 }
 
 type DueRow = Pick<ShipmentRow, 'id' | 'carrierId' | 'bookedAt' | 'trackingDueAt'> & { rowid: number };
@@ -98,7 +108,7 @@ async function cycle(app: AppContext, state: PollerState, options: TrackingCycle
   // Keyset over the due index: a shipment left due by a failed write is not met again in this cycle.
   let after: { dueAt: string; rowid: number } | null = null;
   let taken = 0;
-  while (taken < maxPerCycle) {
+  while (taken < maxPerCycle && !state.stopping) {
     const page: DueRow[] = app.db.all<DueRow>(sql`
       SELECT rowid, id, carrier_id AS carrierId, booked_at AS bookedAt, tracking_due_at AS trackingDueAt
       FROM ${shipments} INDEXED BY shipments_tracking_due
@@ -130,7 +140,13 @@ async function cycle(app: AppContext, state: PollerState, options: TrackingCycle
 /** Shipments nobody will ask about: off the due index. */
 function retire(app: AppContext, shipmentIds: readonly string[]): void {
   if (!shipmentIds.length) return;
-  inWriteTransaction(app.db, (tx) => tx.update(shipments).set({ trackingDueAt: null }).where(inArray(shipments.id, [...shipmentIds])).run());
+  inWriteTransaction(app.db, (tx) =>
+    tx
+      .update(shipments)
+      .set({ trackingDueAt: null })
+      .where(inArray(shipments.id, [...shipmentIds]))
+      .run(),
+  );
 }
 
 /** One carrier's share of a page, batch after batch; the first failure defers the rest of its shipments. */
@@ -159,6 +175,8 @@ async function pollCarrier(
   }
   const batchSize = Math.max(1, adapter.trackBatchSize ?? DEFAULT_TRACK_BATCH_SIZE);
   for (let start = 0; start < due.length; start += batchSize) {
+    // What is left stays due: the next start takes it.
+    if (state.stopping) return;
     const batch = due.slice(start, start + batchSize);
     const rows = app.db
       .select()

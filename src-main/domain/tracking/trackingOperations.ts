@@ -20,10 +20,7 @@ import { isTracked, writeTracking } from './applyTracking';
 
 function assertTracked(row: ShipmentRow): void {
   if (!isTracked(row)) {
-    throw new ApiError(
-      'SHIPMENT_INVALID_STATE',
-      `Shipment ${row.reference} is ${row.status}; only a dispatched shipment has tracking (send it first)`,
-    );
+    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${row.reference} is ${row.status}; only a dispatched shipment has tracking (send it first)`);
   }
 }
 
