@@ -73,6 +73,18 @@ const trackingRowQuery = (root: Db) =>
     .where(eq(shipments.id, sql.placeholder('shipmentId')))
     .prepare();
 
+const writeStatusQuery = (root: Db) =>
+  root
+    .update(shipments)
+    .set({
+      trackingStatus: sql`${sql.placeholder('status')}`,
+      trackingCheckedAt: sql`${sql.placeholder('checkedAt')}`,
+      trackingDueAt: sql`${sql.placeholder('dueAt')}`,
+      updatedAt: sql`coalesce(${sql.placeholder('updatedAt')}, ${shipments.updatedAt})`,
+    })
+    .where(eq(shipments.id, sql.placeholder('shipmentId')))
+    .prepare();
+
 /** The part inside the caller's transaction: the poller and the operations share it. */
 export function writeTracking(tx: WriteTx, now: Date, shipmentId: string, write: TrackingWrite): TrackingWriteResult {
   const row = prepared(tx, 'tracking.row', trackingRowQuery).get({ shipmentId });
@@ -89,10 +101,7 @@ export function writeTracking(tx: WriteTx, now: Date, shipmentId: string, write:
   const status = write.answer?.status ?? previous;
   const changed = added > 0 || status !== previous;
   const dueAt = write.carrierTracks ? nextTrackingCheck(status, row.bookedAt, now) : null;
-  tx.update(shipments)
-    .set({ trackingStatus: status, trackingCheckedAt: at, trackingDueAt: dueAt, ...(changed ? { updatedAt: at } : {}) })
-    .where(eq(shipments.id, shipmentId))
-    .run();
+  prepared(tx, 'tracking.writeStatus', writeStatusQuery).run({ shipmentId, status, checkedAt: at, dueAt, updatedAt: changed ? at : null });
   if (write.calls?.length && write.secrets && (changed || !write.logOnlyWhenChanged)) writeCarrierCalls(tx, now, shipmentId, write.secrets, write.calls);
   if (changed) emitTrackingUpdated(tx, now, readShipment(tx, row.orgId, shipmentId));
   return { changed, applied: true };

@@ -6,16 +6,16 @@
  * carrier and asks the carriers side by side; one carrier's failure or rate limit pushes back only
  * its own shipments. It yields to the request path between batches and never runs two cycles at once.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../app/kernel/context';
 import { repeatInBackground, type BackgroundTask } from '../../app/kernel/backgroundTask';
 import type { CarrierAdapter, CarrierCallLog, TrackingResult } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { carriers, shipments } from '../../db/schema';
-import { inWriteTransaction } from '../../db/tx';
+import { durable, inWriteTransaction, type WriteTx } from '../../db/tx';
 import { carrierCall } from '../carriers/carrierCalls';
-import { bookedShipmentOf } from '../shipments/bookedShipment';
+import { bookedShipmentsOf } from '../shipments/bookedShipment';
 import { carrierErrorsOf } from '../shipments/booking';
 import type { ShipmentRow } from '../shipments/repository';
 import { writeCarrierCalls } from '../shipments/carrierLogs';
@@ -33,6 +33,8 @@ const MAX_PER_CYCLE = 5000;
 /** A failing carrier's shipments wait this long, doubling with each failure in a row, up to the cap. */
 export const FAILURE_BACKOFF_MS = 5 * 60_000;
 const MAX_BACKOFF_MS = 2 * 60 * 60_000;
+/** Pause after a batch per millisecond it held the event loop (see yieldToRequests). */
+const PAUSE_PER_BUSY_MS = 2;
 
 /** An adapter may ask for smaller or larger batches than the default (the carrier's own limit per call). */
 type TrackingAdapter = CarrierAdapter & { trackBatchSize?: number };
@@ -131,10 +133,21 @@ async function cycle(app: AppContext, state: PollerState, options: TrackingCycle
     retire(app, stale);
     summary.retired += stale.length;
     await Promise.all([...byCarrier].map(([carrierId, rows]) => pollCarrier(app, state, carrierId, rows, failedThisCycle, summary)));
-    await nextTurn();
+    await yieldToRequests(app);
   }
   summary.failedCarriers = [...failedThisCycle];
   return summary;
+}
+
+/**
+ * Between batches: the batch's writes are committed first, so requests served in the pause find no
+ * write transaction open (which would bypass the read cache and make them wait for its commit).
+ */
+async function yieldToRequests(app: AppContext, busyMs = 0): Promise<void> {
+  await durable(app.db);
+  // Paused twice as long as the batch kept the event loop: a backlog takes at most a third of it.
+  if (busyMs >= 1) await sleep(Math.min(busyMs * PAUSE_PER_BUSY_MS, 1000));
+  else await nextTurn();
 }
 
 /** Shipments nobody will ask about: off the due index. */
@@ -178,6 +191,7 @@ async function pollCarrier(
     // What is left stays due: the next start takes it.
     if (state.stopping) return;
     const batch = due.slice(start, start + batchSize);
+    const busySince = performance.now();
     const rows = app.db
       .select()
       .from(shipments)
@@ -188,8 +202,9 @@ async function pollCarrier(
         ),
       )
       .all();
-    const booked = rows.map((row) => bookedShipmentOf(app.db, row));
+    const booked = bookedShipmentsOf(app.db, rows);
     const call = carrierCall(app, carrierRow);
+    let busyMs = performance.now() - busySince;
     let answers: Map<string, TrackingResult>;
     try {
       answers = await (adapter.track as NonNullable<CarrierAdapter['track']>)(call.context, booked);
@@ -208,17 +223,36 @@ async function pollCarrier(
       return;
     }
     state.failures.delete(carrierId);
+    const writingSince = performance.now();
     const now = app.now();
-    for (const row of rows) {
-      const answer = answers.get(row.id) ?? null;
-      // Logged only when something changed: a quiet check every 30 minutes for 30 days would bury the rest.
-      const result = inWriteTransaction(app.db, (tx) =>
-        writeTracking(tx, now, row.id, { answer, carrierTracks: true, calls: call.context.http.calls, secrets: call.secrets, logOnlyWhenChanged: true }),
-      );
-      if (result.changed) summary.changed++;
+    // Logged only when something changed: a quiet check every 30 minutes for 30 days would bury the rest.
+    const write = (tx: WriteTx, row: ShipmentRow) =>
+      writeTracking(tx, now, row.id, {
+        answer: answers.get(row.id) ?? null,
+        carrierTracks: true,
+        calls: call.context.http.calls,
+        secrets: call.secrets,
+        logOnlyWhenChanged: true,
+      }).changed;
+    let changed: boolean[];
+    try {
+      // One transaction for the batch: a transaction per shipment costs more than its writes.
+      changed = inWriteTransaction(app.db, (tx) => rows.map((row) => write(tx, row)));
+    } catch {
+      // One shipment's write failed: the others are written one by one; that one stays due and is met next cycle.
+      changed = rows.map((row) => {
+        try {
+          return inWriteTransaction(app.db, (tx) => write(tx, row));
+        } catch (error) {
+          console.error(`Tracking of shipment ${row.id} could not be saved:`, error instanceof Error ? error.message : error);
+          return false;
+        }
+      });
     }
+    summary.changed += changed.filter(Boolean).length;
     summary.asked += rows.length;
-    await nextTurn();
+    busyMs += performance.now() - writingSince;
+    await yieldToRequests(app, busyMs);
   }
 }
 
