@@ -12,7 +12,8 @@ import { DocumentsCard } from './DocumentsCard';
 import { PrintJobsCard } from '../printing/PrintJobsCard';
 import { canSplit } from './lifecycle';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
-import { ActivitiesCard, CarrierLogs, ErrorsCard, FactsCard, ParcelsCard, PartiesCard, TrackingCard } from './ShipmentSections';
+import { ActivitiesCard, CarrierLogs, ErrorsCard, FactsCard, ParcelsCard, PartiesCard } from './ShipmentSections';
+import { TrackingCard } from './TrackingCard';
 
 /** `/shipments/:shipmentId` */
 export function ShipmentDetailScreen({ shipmentId }: { shipmentId: string }) {
@@ -97,7 +98,7 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
           product={product}
           orderNumber={order.data?.id === orderId ? order.data?.orderNumber : undefined}
         />
-        <TrackingCard shipment={shipment} />
+        <TrackingCard orgId={orgId} shipment={shipment} carrierSlug={carrier.data?.carrierSlug} canWrite={canWrite} onChanged={onChanged} />
       </div>
       <DocumentsCard orgId={orgId} shipment={shipment} onPrinted={() => onChanged(null)} />
       <PrintJobsCard orgId={orgId} shipment={shipment} onChanged={() => onChanged(null)} />

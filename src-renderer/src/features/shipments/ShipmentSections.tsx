@@ -75,35 +75,6 @@ export function FactsCard({
   );
 }
 
-export function TrackingCard({ shipment }: { shipment: Shipment }) {
-  const tracking = shipment.tracking;
-  return (
-    <section className="card" aria-labelledby="tracking-title">
-      <h2 id="tracking-title">Tracking</h2>
-      {tracking ? (
-        <dl className="facts">
-          <dt>Number</dt>
-          <dd>
-            <code className="tracking-number">{tracking.number}</code>
-          </dd>
-          <dt>Link</dt>
-          <dd>
-            {tracking.url ? (
-              <a href={tracking.url} target="_blank" rel="noreferrer noopener">
-                {tracking.url}
-              </a>
-            ) : (
-              'The carrier gives no tracking page'
-            )}
-          </dd>
-        </dl>
-      ) : (
-        <p className="muted">No tracking number yet. It comes with the booking.</p>
-      )}
-    </section>
-  );
-}
-
 export function ErrorsCard({ shipment }: { shipment: Shipment }) {
   if (shipment.errors.length === 0) return null;
   return (

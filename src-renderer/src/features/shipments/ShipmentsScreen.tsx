@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { shipmentStatuses, type ShipmentListItem, type ShipmentStatus } from '../../../../src-shared/schemas/shipment';
+import { shipmentStatuses, trackingStatuses, type ShipmentListItem, type ShipmentStatus, type TrackingStatus } from '../../../../src-shared/schemas/shipment';
 import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { humanize } from '../../lib/format';
@@ -14,6 +14,7 @@ import { BatchSendDialog } from './BatchSendDialog';
 import { scanMatch, stripControlCharacters, useScanReader } from '../../lib/scan';
 import { Link } from '../../app/router';
 import { useProductNames } from './productNames';
+import { trackingStatusNames } from './tracking';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 
 const PAGE_SIZE = 50;
@@ -30,7 +31,14 @@ export function ShipmentsScreen() {
   const [openSingle, setOpenSingle] = useState<string | null>(null);
   useEffect(() => setCommitted(debounced), [debounced]);
 
-  const query = { page: list.page, limit: PAGE_SIZE, sort: sortKey(list.sorting), status: list.status || undefined, search: committed || undefined };
+  const query = {
+    page: list.page,
+    limit: PAGE_SIZE,
+    sort: sortKey(list.sorting),
+    status: list.status || undefined,
+    trackingStatus: list.trackingStatus ? [list.trackingStatus] : undefined,
+    search: committed || undefined,
+  };
   // Through the read cache: a shipment sent or cancelled anywhere (another station, a script) reads the page again.
   const shipments = useOperation('shipments.list', { params: { orgId }, query });
   const { key } = shipments;
@@ -146,10 +154,10 @@ export function ShipmentsScreen() {
           empty={
             committed ? (
               <>
-                No shipment reference contains “{committed}”{list.status ? ' with this status' : ''}. An order number? Find it under{' '}
+                No shipment reference contains “{committed}”{list.status || list.trackingStatus ? ' with this status' : ''}. An order number? Find it under{' '}
                 <Link to="/orders">Orders</Link>, or scan it on <Link to="/pack">Pack</Link>.
               </>
-            ) : list.status ? (
+            ) : list.status || list.trackingStatus ? (
               'No shipment matches.'
             ) : canWrite ? (
               'No shipments yet. Create one with “New shipment”.'
@@ -166,6 +174,17 @@ export function ShipmentsScreen() {
                   {shipmentStatuses.map((status) => (
                     <option key={status} value={status}>
                       {humanize(status)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="inline-field">
+                Tracking{' '}
+                <select value={list.trackingStatus} onChange={(event) => list.setTrackingStatus(event.target.value as TrackingStatus | '')}>
+                  <option value="">All</option>
+                  {trackingStatuses.map((status) => (
+                    <option key={status} value={status}>
+                      {trackingStatusNames[status]}
                     </option>
                   ))}
                 </select>

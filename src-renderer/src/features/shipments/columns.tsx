@@ -5,6 +5,7 @@ import { DateCell, Truncated } from '../../components/cells';
 import { humanize } from '../../lib/format';
 import { Link } from '../../app/router';
 import { productName, type ProductNames } from './productNames';
+import { TrackingBadge } from './tracking';
 
 const column = createColumnHelper<ShipmentListItem>();
 
@@ -31,6 +32,17 @@ export function shipmentColumns(carrierNames: ReadonlyMap<string, string>, produ
       ),
     }),
     column.accessor('status', { header: 'Status', meta: { className: 'col-status' }, cell: (info) => <StatusBadge status={info.getValue()} /> }),
+    // What the carrier last said (decisions §13); empty until the shipment is booked.
+    column.accessor('trackingStatus', {
+      id: 'tracking',
+      header: 'Tracking',
+      enableSorting: false,
+      meta: { className: 'col-status' },
+      cell: (info) => {
+        const value = info.getValue();
+        return value ? <TrackingBadge status={value} /> : <span className="muted">—</span>;
+      },
+    }),
     column.accessor('type', { header: 'Type', enableSorting: false, meta: { className: 'col-type' }, cell: (info) => humanize(info.getValue()) }),
     // The name is looked up when the cell renders: TanStack caches accessor values per row.
     column.accessor((row) => row.carrierSettings.carrierId, {

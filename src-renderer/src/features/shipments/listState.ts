@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { SortingState, VisibilityState } from '@tanstack/react-table';
-import type { ShipmentStatus } from '../../../../src-shared/schemas/shipment';
+import type { ShipmentStatus, TrackingStatus } from '../../../../src-shared/schemas/shipment';
 
 /**
  * Where the user was in the shipments table (page, sort, filter, search, selection), kept while the
@@ -25,6 +25,7 @@ interface ShipmentListState {
   page: number;
   sorting: SortingState;
   status: ShipmentStatus | '';
+  trackingStatus: TrackingStatus | '';
   /** What is in the search box; the query uses it after a short pause. */
   search: string;
   selected: Set<string>;
@@ -34,6 +35,7 @@ interface ShipmentListState {
   setPage(page: number): void;
   setSorting(sorting: SortingState): void;
   setStatus(status: ShipmentStatus | ''): void;
+  setTrackingStatus(trackingStatus: TrackingStatus | ''): void;
   setSearch(search: string): void;
   setSelected(selected: Set<string>, references: Map<string, string>): void;
   setColumns(columns: VisibilityState): void;
@@ -43,6 +45,7 @@ export const useShipmentList = create<ShipmentListState>()((set) => ({
   page: 1,
   sorting: [{ id: 'createdAt', desc: true }],
   status: '',
+  trackingStatus: '',
   search: '',
   selected: new Set(),
   references: new Map(),
@@ -51,6 +54,7 @@ export const useShipmentList = create<ShipmentListState>()((set) => ({
   // A new order, filter or search starts again at the first page.
   setSorting: (sorting) => set({ sorting, page: 1 }),
   setStatus: (status) => set({ status, page: 1 }),
+  setTrackingStatus: (trackingStatus) => set({ trackingStatus, page: 1 }),
   setSearch: (search) => set({ search, page: 1 }),
   setSelected: (selected, references) => set({ selected, references }),
   setColumns: (columns) => {
