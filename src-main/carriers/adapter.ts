@@ -1,6 +1,8 @@
 import type { CarrierField, CarrierProduct, DocumentFormat, LabelSize, ServicePoint } from '../../src-shared/schemas/carrier';
 import type { TrackingStatus } from '../../src-shared/schemas/shipment';
-import type { CarrierHttp } from './platform/carrierHttp';
+import type { CarrierCallLog, CarrierHttp } from './platform/carrierHttp';
+
+export type { CarrierCallLog };
 
 /**
  * The one interface every carrier implements (decisions §8): products, book, void, track. The
@@ -90,15 +92,6 @@ export interface LabelDocument {
   size: LabelSize;
   /** Exactly the bytes the carrier returned (or the local carrier drew). */
   content: Buffer;
-}
-
-/** One call made to the carrier, kept in the shipment's `logs[]` (secrets masked by the caller). */
-export interface CarrierCallLog {
-  request: unknown;
-  response: unknown;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
 }
 
 /** Each parcel's own carrier number (decisions §13). */
@@ -217,6 +210,8 @@ export interface CarrierAdapter {
   void: (context: CarrierCallContext, booked: BookedShipment) => Promise<VoidResult>;
   /** Asks about several shipments at once where the carrier allows; absent for a carrier nobody can ask. */
   track?: (context: CarrierCallContext, booked: readonly BookedShipment[]) => Promise<Map<string, TrackingResult>>;
+  /** How many shipments one `track` call may ask about (the poller's batch); 50 when left out. */
+  trackBatchSize?: number;
   /** The carrier's own service point lookup, nearest first; absent: the carrier has none (answers []). */
   servicePoints?: (context: CarrierCallContext, query: ServicePointQuery) => Promise<ServicePoint[]>;
 }

@@ -11,11 +11,14 @@ export class CarrierFailure extends Error {
   readonly kind: CarrierFailureKind;
   /** The carrier's own `[{code, message}]`. */
   readonly errors: CarrierErrorItem[];
-  constructor(kind: CarrierFailureKind, message: string, errors: CarrierErrorItem[] = []) {
+  /** How long the carrier asked callers to wait (a 429's Retry-After), so background work waits at least that. */
+  readonly retryAfterMs: number | null;
+  constructor(kind: CarrierFailureKind, message: string, errors: CarrierErrorItem[] = [], retryAfterMs: number | null = null) {
     super(message);
     this.name = 'CarrierFailure';
     this.kind = kind;
     this.errors = errors.length ? errors : [{ code: kindCode[kind], message }];
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

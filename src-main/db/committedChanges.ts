@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { watchCommits } from './groupCommit';
 
 /**
- * The status changes this connection committed: shipments (created, or a new status) and print jobs
+ * The status changes this connection committed: shipments (created, a new status, or a new tracking status) and print jobs
  * (created, or a new status). The database notes them itself, so no write path can forget to, and
  * only what was committed comes out:
  *  - TEMP triggers (this connection only; nothing in the schema or the migrations) add a row to a
@@ -58,6 +58,12 @@ export function noteCommittedChanges(client: Database.Database, onCommitted: (ch
     END;
     CREATE TEMP TRIGGER IF NOT EXISTS committed_changes_shipment_status AFTER UPDATE OF status ON main.shipments
     WHEN OLD.status IS NOT NEW.status BEGIN
+      INSERT INTO committed_changes (kind, org_id, subject_id, status, previous_status) VALUES ('shipment', NEW.org_id, NEW.id, NEW.status, OLD.status);
+      SELECT shipdesk_change_noted();
+    END;
+    -- A new tracking status (the poller, a refresh) refreshes the screens too; its status stays as it was.
+    CREATE TEMP TRIGGER IF NOT EXISTS committed_changes_shipment_tracking AFTER UPDATE OF tracking_status ON main.shipments
+    WHEN OLD.tracking_status IS NOT NEW.tracking_status AND OLD.status IS NEW.status BEGIN
       INSERT INTO committed_changes (kind, org_id, subject_id, status, previous_status) VALUES ('shipment', NEW.org_id, NEW.id, NEW.status, OLD.status);
       SELECT shipdesk_change_noted();
     END;

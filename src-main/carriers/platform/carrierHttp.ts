@@ -1,4 +1,3 @@
-import type { CarrierCallLog } from '../adapter';
 import { CarrierFailure } from '../errors';
 import { DEFAULT_CALLS_AT_A_TIME, inCallSlot, pauseCarrier } from './callSlots';
 
@@ -12,6 +11,15 @@ import { DEFAULT_CALLS_AT_A_TIME, inCallSlot, pauseCarrier } from './callSlots';
  *    since the carrier may have acted on it;
  *  - the same for an idempotent call, after its retries, or a connection that never opened: `unavailable`.
  */
+
+/** One call made to the carrier, kept in the shipment's `logs[]` (secrets masked when written). */
+export interface CarrierCallLog {
+  request: unknown;
+  response: unknown;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
 
 export interface CarrierRequest {
   /** What the call does, in the logs: book, void, track, token, servicePoints … */
@@ -138,7 +146,7 @@ export function createCarrierHttp(options: CarrierHttpOptions): CarrierHttp {
         if (waitMs > maxRetryAfterMs || rateLimitWaits >= attempts) {
           throw new CarrierFailure('unavailable', `The carrier is rate limiting calls (HTTP 429, retry after ${Math.ceil(waitMs / 1000)} s)`, [
             { code: 'CARRIER_RATE_LIMITED', message: `The carrier asked to wait ${Math.ceil(waitMs / 1000)} s before calling again` },
-          ]);
+          ], waitMs);
         }
         rateLimitWaits++;
         tried--;

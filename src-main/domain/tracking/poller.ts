@@ -8,6 +8,7 @@
  */
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { CarrierFailure } from '../../carriers/errors';
 import type { AppContext } from '../../app/kernel/context';
 import { repeatInBackground, type BackgroundTask } from '../../app/kernel/backgroundTask';
 import type { CarrierAdapter, CarrierCallLog, TrackingResult } from '../../carriers/adapter';
@@ -37,7 +38,7 @@ const MAX_BACKOFF_MS = 2 * 60 * 60_000;
 const PAUSE_PER_BUSY_MS = 2;
 
 /** An adapter may ask for smaller or larger batches than the default (the carrier's own limit per call). */
-type TrackingAdapter = CarrierAdapter & { trackBatchSize?: number };
+type TrackingAdapter = CarrierAdapter;
 
 export interface TrackingCycleOptions {
   maxPerCycle?: number;
@@ -219,7 +220,7 @@ async function pollCarrier(
       inWriteTransaction(app.db, (tx) => {
         for (const row of rows) writeCarrierCalls(tx, now, row.id, call.secrets, calls);
       });
-      defer(app, state, carrierId, due.slice(start), summary);
+      defer(app, state, carrierId, due.slice(start), summary, error instanceof CarrierFailure ? error.retryAfterMs : null);
       return;
     }
     state.failures.delete(carrierId);
@@ -257,9 +258,17 @@ async function pollCarrier(
 }
 
 /** Pushes a failing carrier's shipments back by its backoff; the other carriers' stay as they are. */
-function defer(app: AppContext, state: PollerState, carrierId: string, due: readonly DueRow[], summary: TrackingCycleSummary): void {
+function defer(
+  app: AppContext,
+  state: PollerState,
+  carrierId: string,
+  due: readonly DueRow[],
+  summary: TrackingCycleSummary,
+  retryAfterMs: number | null = null,
+): void {
   const failures = state.failures.get(carrierId) ?? 1;
-  const delay = Math.min(FAILURE_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS);
+  // At least as long as the carrier asked (a 429's Retry-After), even past the usual backoff.
+  const delay = Math.max(Math.min(FAILURE_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS), retryAfterMs ?? 0);
   const dueAt = new Date(app.now().getTime() + delay).toISOString();
   inWriteTransaction(app.db, (tx) =>
     tx
