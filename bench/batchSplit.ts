@@ -44,7 +44,7 @@ const address = createSenderAddress(
     email: 'dispatch@bench.example',
   }),
 );
-const carrier = createCarrier(app, orgId, carrierCreateBody.parse({ name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id }));
+const carrier = await createCarrier(app, orgId, carrierCreateBody.parse({ name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id }));
 
 /** A pending shipment whose one parcel holds 100 lines of 2 units each. */
 function sourceShipment() {

@@ -83,7 +83,11 @@ export function openBenchWarehouse(): BenchWarehouse {
     const owner = await authenticate(app, (await login(app, 'bench', email, password)).accessToken);
     const { token } = createApiToken(app, owner, orgId, { name: 'bench', scopes: ['write:all'] });
     const address = createSenderAddress(app, orgId, senderAddressCreateBody.parse(senderAddressBody()));
-    const carrier = createCarrier(app, orgId, carrierCreateBody.parse({ name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id }));
+    const carrier = await createCarrier(
+      app,
+      orgId,
+      carrierCreateBody.parse({ name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id }),
+    );
     return { orgId, token, senderAddressId: address.id, carrierId: carrier.id };
   }
 

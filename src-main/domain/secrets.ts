@@ -107,3 +107,30 @@ export function openConfig(key: Buffer, stored: Record<string, unknown>, secretK
   }
   return out;
 }
+
+/**
+ * A config as typed in a form, with its secrets in the clear for one carrier call (a test, an option
+ * list): a secret sent back masked, as a read showed it, is the stored one; without a stored config
+ * (nothing saved yet) a masked value is refused, since it cannot stand for anything.
+ */
+export function openEditedConfig(
+  key: Buffer,
+  config: Record<string, unknown>,
+  secretKeys: readonly string[],
+  previous: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  for (const name of secretKeys) {
+    const value = out[name];
+    if (typeof value !== 'string' || !value.startsWith(MASK)) continue;
+    const before = previous[name];
+    const opened = isSealed(before) ? unsealOrNull(key, before) : null;
+    if (opened !== null && value === maskSecret(opened)) out[name] = opened;
+    else {
+      throw new ApiError('VALIDATION_FAILED', `config.${name} is a masked value; send the secret itself`, {
+        details: [{ path: `body.config.${name}`, message: 'Masked value does not match a stored secret: type the secret itself' }],
+      });
+    }
+  }
+  return out;
+}

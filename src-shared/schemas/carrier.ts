@@ -83,6 +83,14 @@ export type CarrierProduct = z.infer<typeof carrierProductSchema>;
 export const carrierTestResultSchema = z.strictObject({ ok: z.boolean(), message: z.string(), durationMs: z.number() });
 export type CarrierTestResult = z.infer<typeof carrierTestResultSchema>;
 
+/** A select field's choices read from the carrier with the config as typed (Karrio's connections). */
+export const carrierFieldOptionsBody = z.strictObject({
+  config: carrierConfigSchema.default({}),
+  field: z.string().min(1).max(100),
+});
+export const carrierFieldOptionsSchema = z.strictObject({ options: z.array(z.strictObject({ name: z.string(), value: z.string() })) });
+export type CarrierFieldOptions = z.infer<typeof carrierFieldOptionsSchema>;
+
 export const openingHoursSchema = z.strictObject({
   /** ISO weekday name in English, lower case: monday … sunday. */
   day: z.string(),

@@ -9,12 +9,13 @@ import type { Db } from '../../db/types';
 import { prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/kernel/context';
 import type { CarrierAdapter, CarrierConfig } from '../../carriers/adapter';
-import { availableCarriers, carrierAdapterFor, configIssues, secretKeysOf } from '../../carriers/catalogue';
+import { availableCarriers, carrierAdapterFor, secretKeysOf } from '../../carriers/catalogue';
 import { assertWithinLimit } from '../orgs/plans';
 import { paginate } from '../pagination';
 import { maskConfig, openConfig, sealConfig } from '../secrets';
 import { findSenderAddressRow, toSenderAddress } from '../senderAddresses/senderAddresses';
 import { updateColumns } from '../../db/updateColumns';
+import { assertValidConfig, configForProducts, productsToKeep } from './carrierSetup';
 
 type Row = typeof carriers.$inferSelect;
 type AddressRow = typeof senderAddresses.$inferSelect;
@@ -94,19 +95,18 @@ function adapterForSlug(slug: string): CarrierAdapter {
   throw validationError('body', [{ path: ['carrierSlug'], message: `Unknown carrier; available: ${known.join(', ')}` }]);
 }
 
-/** Config problems are reported like schema failures, at `body.config.<key>`. */
-function assertValidConfig(adapter: CarrierAdapter, config: CarrierConfig): void {
-  const issues = configIssues(adapter, config);
-  if (issues.length > 0)
-    throw validationError(
-      'body',
-      issues.map((issue) => ({ path: ['config', issue.key], message: issue.message })),
-    );
-}
-
-export function createCarrier(app: AppContext, orgId: string, input: CarrierInput): Carrier {
+/**
+ * A carrier whose products are read from it (Karrio) is read before the write transaction, so no
+ * transaction waits on the network; one that cannot be read is not saved (422 CARRIER_ERROR /
+ * CARRIER_AUTH_FAILED), since it could not book.
+ */
+export async function createCarrier(app: AppContext, orgId: string, input: CarrierInput): Promise<Carrier> {
   const adapter = adapterForSlug(input.carrierSlug);
   assertValidConfig(adapter, input.config);
+  // Cheap refusals first, so a wrong address is not answered after a slow carrier call.
+  findSenderAddressRow(app.db, orgId, input.senderAddressId);
+  assertWithinLimit(app.db, orgId, 'carriers', app.now().toISOString());
+  const products = await productsToKeep(app, orgId, adapter, configForProducts(app, adapter, input.config, null), input.name);
   const now = app.now().toISOString();
   return inWriteTransaction(app.db, (tx) => {
     const address = findSenderAddressRow(tx, orgId, input.senderAddressId);
@@ -118,7 +118,7 @@ export function createCarrier(app: AppContext, orgId: string, input: CarrierInpu
       carrierSlug: adapter.slug,
       config: sealConfig(app.keys.sealKey, input.config, secretKeysOf(adapter.slug)),
       senderAddressId: address.id,
-      products: null,
+      products,
       deletedAt: null,
       createdAt: now,
       updatedAt: now,
@@ -151,19 +151,32 @@ export function getCarrier(app: AppContext, orgId: string, carrierId: string): C
 
 /**
  * PUT changes the fields given. A new config replaces the stored one whole and is checked like a
- * create; a secret sent back masked, as a read showed it, keeps the stored secret.
+ * create; a secret sent back masked, as a read showed it, keeps the stored secret. A new config of a
+ * carrier whose products are read from it reads them again first (the connection may have changed).
  */
-export function updateCarrier(app: AppContext, orgId: string, carrierId: string, input: CarrierUpdate): Carrier {
+export async function updateCarrier(app: AppContext, orgId: string, carrierId: string, input: CarrierUpdate): Promise<Carrier> {
+  const before = findCarrierRow(app.db, orgId, carrierId);
+  const adapter = adapterOfRow(before);
+  let products: CarrierProduct[] | null = null;
+  if (input.config) {
+    assertValidConfig(adapter, input.config);
+    if (input.senderAddressId) findSenderAddressRow(app.db, orgId, input.senderAddressId);
+    products = await productsToKeep(app, orgId, adapter, configForProducts(app, adapter, input.config, before), input.name ?? before.name, carrierId);
+  }
   return inWriteTransaction(app.db, (tx) => {
     const row = findCarrierRow(tx, orgId, carrierId);
+    // The products were read with the stored secrets of `before`: a config changed meanwhile is not mixed in.
+    if (products && row.updatedAt !== before.updatedAt) {
+      throw new ApiError('CONFLICT', `Carrier ${carrierId} was changed by someone else while its products were read; load it again and save`);
+    }
     const secretKeys = secretKeysOf(row.carrierSlug);
-    if (input.config) assertValidConfig(adapterOfRow(row), input.config);
     const address = findSenderAddressRow(tx, orgId, input.senderAddressId ?? row.senderAddressId);
     const updated: Row = {
       ...row,
       name: input.name ?? row.name,
       config: input.config ? sealConfig(app.keys.sealKey, input.config, secretKeys, row.config) : row.config,
       senderAddressId: address.id,
+      products: products ?? row.products,
       updatedAt: app.now().toISOString(),
     };
     tx.update(carriers).set(updateColumns(updated)).where(eq(carriers.id, carrierId)).run();

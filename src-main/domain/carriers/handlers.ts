@@ -1,10 +1,13 @@
 import { availableCarriers } from '../../carriers/catalogue';
 import { carrierProducts, createCarrier, deleteCarrier, getCarrier, listCarriers, updateCarrier } from './carriers';
+import { carrierFieldOptions, refreshCarrierProducts, testCarrier, testUnsavedCarrier, unsavedFieldOptions } from './carrierSetup';
 import { defineHandlers } from '../../app/kernel/handler';
 import { carrierServicePoints } from './servicePoints';
 
 export const carrierHandlers = defineHandlers({
   'availableCarriers.list': () => availableCarriers(),
+  'availableCarriers.test': ({ app }, { params, body }) => testUnsavedCarrier(app, params.orgId, params.slug, body.config),
+  'availableCarriers.fieldOptions': ({ app }, { params, body }) => unsavedFieldOptions(app, params.orgId, params.slug, body.config, body.field),
   'carriers.create': ({ app }, { params, body }) => createCarrier(app, params.orgId, body),
   'carriers.list': ({ app }, { params, query }) => listCarriers(app, params.orgId, query),
   'carriers.get': ({ app }, { params }) => getCarrier(app, params.orgId, params.carrierId),
@@ -13,4 +16,7 @@ export const carrierHandlers = defineHandlers({
   'carriers.delete': ({ app }, { params }) => deleteCarrier(app, params.orgId, params.carrierId),
   'carriers.products': ({ app }, { params }) => carrierProducts(app, params.orgId, params.carrierId),
   'carriers.servicePoints': ({ app }, { params, query }) => carrierServicePoints(app, params.orgId, params.carrierId, query),
+  'carriers.test': ({ app }, { params, body }) => testCarrier(app, params.orgId, params.carrierId, body?.config),
+  'carriers.fieldOptions': ({ app }, { params, body }) => carrierFieldOptions(app, params.orgId, params.carrierId, body.config, body.field),
+  'carriers.refreshProducts': ({ app }, { params }) => refreshCarrierProducts(app, params.orgId, params.carrierId),
 });
