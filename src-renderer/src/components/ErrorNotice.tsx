@@ -1,4 +1,5 @@
 import { ApiError, type ErrorCode } from '../../../src-shared/errors';
+import { sendFailureAdvice } from '../lib/sendFailure';
 
 /** What went wrong, in the words of someone at a packing station; the server's text follows it. */
 const plainWords: Partial<Record<ErrorCode, string>> = {
@@ -22,7 +23,9 @@ const plainWords: Partial<Record<ErrorCode, string>> = {
   SHIPMENT_INCOMPLETE: 'The shipment is missing information before it can be sent.',
   NO_MATCHING_SHIPPING_RULE: 'No shipping rule fits this order; choose a carrier and product.',
   RETURN_RULE_MISSING: 'No return product is set up for this carrier.',
-  CARRIER_ERROR: 'The carrier refused the booking.',
+  CARRIER_ERROR: 'The carrier said no.',
+  CARRIER_AUTH_FAILED: 'The carrier refused the credentials.',
+  CARRIER_OUTCOME_UNKNOWN: 'The carrier did not say whether it booked the shipment.',
   STOREFRONT_ERROR: 'The shop could not be reached or refused the request; no orders were imported.',
   PRINTER_OFFLINE: 'The printer cannot be reached.',
   RATE_LIMITED: 'Too many failed sign-ins. Wait a minute and try again.',
@@ -37,6 +40,8 @@ export interface DescribedError {
   carrierErrors: { code: string; message: string }[];
   /** Field problems of a VALIDATION_FAILED answer, as "Postal code (receiver): Required". */
   fieldProblems: string[];
+  /** What to do next when the server's words do not say it (a send whose outcome is unknown). */
+  advice: string | null;
 }
 
 /** API field names whose words are not the ones the forms show. */
@@ -123,10 +128,11 @@ export function describeError(error: unknown): DescribedError {
       code: error.code,
       carrierErrors: error.errors ?? [],
       fieldProblems,
+      advice: sendFailureAdvice(error),
     };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { summary: 'Shipdesk cannot be reached.', detail: message, code: 'NETWORK', carrierErrors: [], fieldProblems: [] };
+  return { summary: 'Shipdesk cannot be reached.', detail: message, code: 'NETWORK', carrierErrors: [], fieldProblems: [], advice: null };
 }
 
 /** An error as a warehouse user reads it, with the code at hand for support. */
@@ -152,6 +158,11 @@ export function ErrorNotice({ error, title }: { error: unknown; title?: string }
             </li>
           ))}
         </ul>
+      )}
+      {described.advice && (
+        <p className="error-advice">
+          <strong>What to do:</strong> {described.advice}
+        </p>
       )}
       <small>
         Error code <code>{described.code}</code>

@@ -5,6 +5,8 @@ import { stripControlCharacters, useScanReader, REPEAT_WINDOW_MS } from '../../l
 import { Link } from '../../app/router';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useCarriers } from '../../components/CarrierPicker';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { CarrierTestBadgeById } from '../../components/TestModeBadge';
 import { PrintDialog } from '../shipments/PrintDialog';
 import { productName, useProductNames } from '../shipments/productNames';
 import { useShipmentList } from '../shipments/listState';
@@ -53,6 +55,10 @@ export function PackScreen() {
 
   const send = () => {
     pack.confirmSend(orgId);
+    focusScan();
+  };
+  const rebook = () => {
+    pack.confirmSend(orgId, { confirmRebook: true });
     focusScan();
   };
   const { refreshPrint, scan } = pack;
@@ -140,7 +146,15 @@ export function PackScreen() {
       </p>
 
       {current && (
-        <PackResultCard key={resultKey(current)} orgId={orgId} result={current} sending={pack.sending} onSend={send} onPrint={() => setPrinting(true)} />
+        <PackResultCard
+          key={resultKey(current)}
+          orgId={orgId}
+          result={current}
+          sending={pack.sending}
+          onSend={send}
+          onRebook={rebook}
+          onPrint={() => setPrinting(true)}
+        />
       )}
 
       <ScanLog entries={log} />
@@ -177,12 +191,14 @@ function PackResultCard({
   result,
   sending,
   onSend,
+  onRebook,
   onPrint,
 }: {
   orgId: string;
   result: PackResult;
   sending: boolean;
   onSend: () => void;
+  onRebook: () => void;
   onPrint: () => void;
 }) {
   const titleId = useId();
@@ -202,7 +218,7 @@ function PackResultCard({
       </section>
     );
   }
-  return <ShipmentResult orgId={orgId} result={result} titleId={titleId} sending={sending} onSend={onSend} onPrint={onPrint} />;
+  return <ShipmentResult orgId={orgId} result={result} titleId={titleId} sending={sending} onSend={onSend} onRebook={onRebook} onPrint={onPrint} />;
 }
 
 function ShipmentResult({
@@ -211,6 +227,7 @@ function ShipmentResult({
   titleId,
   sending,
   onSend,
+  onRebook,
   onPrint,
 }: {
   orgId: string;
@@ -218,8 +235,10 @@ function ShipmentResult({
   titleId: string;
   sending: boolean;
   onSend: () => void;
+  onRebook: () => void;
   onPrint: () => void;
 }) {
+  const [confirmRebook, setConfirmRebook] = useState(false);
   const { shipment, order } = result;
   const carriers = useCarriers();
   const productNames = useProductNames(orgId, carriers.data?.data);
@@ -235,6 +254,7 @@ function ShipmentResult({
       <p className="pack-kicker">{kicker(result)}</p>
       <h2 id={titleId} className="pack-reference">
         {shipment.reference} <StatusBadge status={shipment.status} />
+        <CarrierTestBadgeById carrierId={carrierId} />
       </h2>
       <dl className="pack-facts">
         <dt>Receiver</dt>
@@ -261,6 +281,11 @@ function ShipmentResult({
             {sending ? 'Sending…' : shipment.status === 'error' ? 'Send again and print' : 'Send and print'} <kbd aria-hidden="true">Enter</kbd>
           </button>
         )}
+        {sendable && result.problem?.rebook && (
+          <button type="button" className="danger" onClick={() => setConfirmRebook(true)} disabled={sending}>
+            Book again…
+          </button>
+        )}
         {canReprint(shipment) && (
           <button type="button" onClick={onPrint}>
             {failedPrinterOf(result) ? 'Print on another printer…' : 'Print label'}
@@ -269,6 +294,25 @@ function ShipmentResult({
         <Link to={`/shipments/${encodeURIComponent(shipment.id)}`}>Open {shipment.reference}</Link>
         {order && <Link to={`/orders/${encodeURIComponent(order.id)}`}>Order {order.orderNumber}</Link>}
       </div>
+      <ConfirmDialog
+        open={confirmRebook}
+        title={`Book ${shipment.reference} again?`}
+        confirmLabel="Book again"
+        onConfirm={() => {
+          setConfirmRebook(false);
+          onRebook();
+        }}
+        onCancel={() => setConfirmRebook(false)}
+        message={
+          <>
+            <p>
+              The carrier did not answer whether it booked {shipment.reference}, and Shipdesk cannot ask it. Check with the carrier first (its website or
+              customer service).
+            </p>
+            <p>Book again only if the carrier has no booking for it: otherwise the parcel is booked and charged twice.</p>
+          </>
+        }
+      />
     </section>
   );
 }
@@ -377,6 +421,11 @@ function ProblemBody({ problem, titleId, level = 2 }: { problem: PackProblem; ti
             <li key={item}>{item}</li>
           ))}
         </ul>
+      )}
+      {problem.advice && (
+        <p>
+          <strong>What to do:</strong> {problem.advice}
+        </p>
       )}
       {problem.link && (
         <p>

@@ -7,6 +7,7 @@ import { operationCache, readCached } from '../../lib/useOperation';
 import { exactMatches } from '../../lib/scan';
 import { describeError } from '../../components/ErrorNotice';
 import { printGroups, rememberedPrinter, sendBodyOf } from '../shipments/printerChoice';
+import { sendFailureStep } from '../../lib/sendFailure';
 import { canSend } from '../shipments/lifecycle';
 
 /**
@@ -31,6 +32,10 @@ export interface PackProblem {
   link?: PackLink;
   /** The error code, for support. */
   code?: string;
+  /** What to do next when the words above do not say it. */
+  advice?: string;
+  /** The carrier may have booked it and cannot be asked: a new booking needs the packer's confirmation (decisions §13). */
+  rebook?: boolean;
 }
 
 /** Label print jobs of a shipment and the printers' names, as the print-job log has them. */
@@ -79,6 +84,7 @@ function problemOf(error: unknown, title?: string): PackProblem {
     title: title ?? described.summary,
     ...(described.detail ? { detail: described.detail } : {}),
     ...(items.length ? { items } : {}),
+    ...(described.advice ? { advice: described.advice } : {}),
     code: described.code,
   };
 }
@@ -201,10 +207,11 @@ export function createProblem(error: unknown, order: { id: string; orderNumber: 
  * their print answers say how that went. A refusal keeps the shipment on screen, read again (a
  * carrier failure leaves it in error with its reasons).
  */
-export async function sendAndPrint(orgId: string, result: Extract<PackResult, { kind: 'shipment' }>): Promise<PackResult> {
+export async function sendAndPrint(orgId: string, result: Extract<PackResult, { kind: 'shipment' }>, confirmRebook = false): Promise<PackResult> {
   const params = { orgId, shipmentId: result.shipment.id };
   try {
-    const { printJobs, ...shipment } = await client.call('shipments.send', { params, body: sendBodyOf(orgId) });
+    const body = { ...sendBodyOf(orgId), ...(confirmRebook ? { confirmRebook: true } : {}) };
+    const { printJobs, ...shipment } = await client.call('shipments.send', { params, body });
     const labelIds = new Set(shipment.documents.filter((document) => document.documentType === 'label').map((document) => document.id));
     // Newest first, as the print-job log lists them; a return's label (its own shipment) is not this one's.
     const labelJobs = printJobs.filter((job) => labelIds.has(job.documentId)).reverse();
@@ -298,6 +305,12 @@ export function sendProblem(error: unknown, shipment: Shipment): PackProblem {
     };
   }
   if (error instanceof ApiError && error.code === 'CARRIER_ERROR') return { ...problemOf(error, `The carrier refused ${shipment.reference}`), link };
+  if (error instanceof ApiError && error.code === 'CARRIER_AUTH_FAILED')
+    return { ...problemOf(error, `The carrier refused the credentials; ${shipment.reference} was not sent`), link };
+  if (sendFailureStep(error) === 'send-again') return { ...problemOf(error, `The carrier did not say whether it booked ${shipment.reference}`), link };
+  if (sendFailureStep(error) === 'confirm-rebook') {
+    return { ...problemOf(error, `${shipment.reference} may already be booked with the carrier`), link, rebook: true };
+  }
   return { ...problemOf(error, `${shipment.reference} was not sent`), link };
 }
 

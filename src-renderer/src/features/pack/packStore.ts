@@ -43,7 +43,7 @@ interface PackState {
   /** The same code again within the repeat window: noted on its log line, nothing done. */
   repeat(orgId: string, code: string): void;
   /** Send and print the shown shipment (its button, or Enter in the empty scan box); false when there is none to send. */
-  confirmSend(orgId: string): boolean;
+  confirmSend(orgId: string, options?: { confirmRebook?: boolean }): boolean;
   /** Reads the shown shipment's print jobs again (after a reprint). */
   refreshPrint(orgId: string): void;
   /** The shown shipment as changed on screen (a service point chosen), so a send books what is shown. */
@@ -144,7 +144,7 @@ export const usePack = create<PackState>()(
           const newest = get().log.find((entry) => entry.orgId === orgId);
           if (newest?.code === code) updateEntry(newest.id, { repeats: newest.repeats + 1 });
         },
-        confirmSend: (orgId) => {
+        confirmSend: (orgId, options = {}) => {
           const shown = shownToSend(get(), orgId);
           if (!shown) return false;
           const { entryId, result } = shown;
@@ -152,7 +152,7 @@ export const usePack = create<PackState>()(
           updateEntry(entryId, { text: `Sending ${result.shipment.reference}…`, tone: 'working' });
           enqueue(async () => {
             try {
-              settle(orgId, entryId, await sendAndPrint(orgId, result));
+              settle(orgId, entryId, await sendAndPrint(orgId, result, options.confirmRebook === true));
             } finally {
               set((state) => ({ sending: false, pending: state.pending - 1 }));
             }

@@ -1,4 +1,7 @@
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
+import { batchOutcomeUnknown, SEND_AGAIN_ADVICE } from '../../lib/sendFailure';
 import { Progress } from '../../components/Progress';
 import { Link } from '../../app/router';
 import type { BatchSend } from './batchSend';
@@ -23,6 +26,8 @@ export function BatchSendDialog({
   const failed = batch.outcomes.filter((outcome) => outcome.status === 'failed');
   const sent = batch.outcomes.length - failed.length;
   const idle = !batch.running && batch.total === 0;
+  const unknown = failed.filter((outcome) => batchOutcomeUnknown(outcome.code));
+  const [confirmRebook, setConfirmRebook] = useState(false);
   const sendButton = useInitialFocus<HTMLButtonElement>(open && idle);
   const closeButton = useInitialFocus<HTMLButtonElement>(open && finished);
   return (
@@ -73,6 +78,12 @@ export function BatchSendDialog({
                     {outcome.status === 'failed' && (
                       <>
                         <strong>{outcome.summary}</strong> {outcome.message} <code>{outcome.code}</code>
+                        {batchOutcomeUnknown(outcome.code) && (
+                          <>
+                            <br />
+                            <strong>What to do:</strong> {SEND_AGAIN_ADVICE}
+                          </>
+                        )}
                       </>
                     )}
                   </td>
@@ -88,11 +99,36 @@ export function BatchSendDialog({
                 Try the {failed.length} failed again
               </button>
             )}
+            {unknown.length > 0 && (
+              <button type="button" className="danger" onClick={() => setConfirmRebook(true)}>
+                Book the {unknown.length} unanswered again…
+              </button>
+            )}
             <button type="button" className="primary" ref={closeButton} onClick={onClose}>
               Close
             </button>
           </div>
         )}
+        <ConfirmDialog
+          open={confirmRebook}
+          title={`Book ${unknown.length} shipment${unknown.length === 1 ? '' : 's'} again?`}
+          confirmLabel="Book again"
+          onConfirm={() => {
+            setConfirmRebook(false);
+            const shipments = unknown.map((outcome) => ({ id: outcome.shipmentId, reference: outcome.reference }));
+            void batch.start(shipments, { confirmRebook: shipments.map((shipment) => shipment.id) });
+          }}
+          onCancel={() => setConfirmRebook(false)}
+          message={
+            <>
+              <p>
+                Their carriers did not answer whether they booked {unknown.map((outcome) => outcome.reference).join(', ')}. Where a carrier can be asked,
+                Shipdesk asks it first and takes the booking it finds. Where it cannot, a new booking is made.
+              </p>
+              <p>Check with those carriers first: a shipment they did book would be booked and charged twice.</p>
+            </>
+          }
+        />
       </div>
     </Dialog>
   );

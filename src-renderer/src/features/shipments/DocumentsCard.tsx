@@ -6,6 +6,7 @@ import { documentTitle, fetchDocument, saveFile, voidFile } from './documents';
 import { LabelPreviewDialog } from './LabelPreviewDialog';
 import { PrintDialog } from './PrintDialog';
 import { useCanWrite } from '../../lib/permissions';
+import { useCarrierInTestMode } from '../../components/TestModeBadge';
 
 /**
  * Labels and papers of a shipment, each with Preview, Download and Print. A cancelled shipment's
@@ -18,6 +19,7 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
   const [error, setError] = useState<unknown>(null);
   const labels = shipment.documents.filter((document) => document.documentType === 'label');
   const voided = shipment.status === 'cancelled';
+  const testMode = useCarrierInTestMode(shipment.carrierSettings.carrierId);
   // Printing needs write:printers (a viewer previews and downloads only).
   const canPrint = useCanWrite('printers');
   const printable = !voided && canPrint;
@@ -107,6 +109,7 @@ export function DocumentsCard({ orgId, shipment, onPrinted }: { orgId: string; s
         shipmentId={shipment.id}
         document={preview}
         voided={voided}
+        testMode={testMode}
         onPrint={
           printable
             ? (document) => {

@@ -3,6 +3,7 @@ import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import type { BinaryResponse } from '../../../../src-shared/client';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { TestBadge } from '../../components/TestModeBadge';
 import { blobOf, documentTitle, fetchDocument, pageSizeMm, saveFile, voidFile } from './documents';
 import { useInitialFocus } from './useInitialFocus';
 
@@ -23,6 +24,7 @@ export function LabelPreviewDialog({
   document,
   onPrint,
   voided = false,
+  testMode = false,
 }: {
   open: boolean;
   onClose: () => void;
@@ -31,9 +33,18 @@ export function LabelPreviewDialog({
   document: ShipmentDocument | null;
   onPrint?: (document: ShipmentDocument) => void;
   voided?: boolean;
+  /** Booked in the carrier's sandbox (decisions §13): the preview says TEST. */
+  testMode?: boolean;
 }) {
+  const title = document ? documentTitle(document) : 'Preview';
   return (
-    <Dialog title={document ? documentTitle(document) : 'Preview'} open={open && document !== null} onClose={onClose} wide>
+    <Dialog title={testMode ? `TEST ${title}` : title} open={open && document !== null} onClose={onClose} wide>
+      {document && testMode && (
+        <p className="label-preview-test" role="note">
+          <TestBadge /> Booked in the carrier&apos;s test system: this label is not valid for shipping. Switch off Test mode in the carrier&apos;s settings to
+          book for real.
+        </p>
+      )}
       {document && (
         <Preview orgId={orgId} shipmentId={shipmentId} document={document} voided={voided} onPrint={onPrint && !voided ? () => onPrint(document) : undefined} />
       )}

@@ -6,6 +6,7 @@ import { navigate } from '../../app/router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { canCancel, canCreateReturn, canDelete, canEdit, canSend, statusMoves } from './lifecycle';
 import { sendBodyOf } from './printerChoice';
+import { sendFailureStep } from '../../lib/sendFailure';
 
 /** The actions the shipment's status allows (decisions §4); nothing else is offered. */
 export function ShipmentActions({
@@ -23,7 +24,7 @@ export function ShipmentActions({
   onReturn: (returnShipment: Shipment) => void;
 }) {
   const [busy, setBusy] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<'cancel' | 'delete' | 'return' | null>(null);
+  const [confirm, setConfirm] = useState<'cancel' | 'delete' | 'return' | 'rebook' | null>(null);
   const params = { orgId, shipmentId: shipment.id };
   const { status } = shipment;
 
@@ -41,12 +42,23 @@ export function ShipmentActions({
     }
   };
 
-  const send = () =>
+  const send = (confirmRebook = false) =>
     run('send', async () => {
-      // The page shows the shipment; the jobs the send started reach its Print jobs card as pushes.
-      const { printJobs: _started, ...shipment } = await client.call('shipments.send', { params, body: sendBodyOf(params.orgId) });
-      onChanged(shipment);
+      try {
+        // The page shows the shipment; the jobs the send started reach its Print jobs card as pushes.
+        const body = { ...sendBodyOf(params.orgId), ...(confirmRebook ? { confirmRebook: true } : {}) };
+        const { printJobs: _started, ...shipment } = await client.call('shipments.send', { params, body });
+        onChanged(shipment);
+      } catch (error) {
+        // The carrier cannot be asked whether it booked: only the user, having checked, can say book again.
+        if (sendFailureStep(error) === 'confirm-rebook') setConfirm('rebook');
+        throw error;
+      }
     });
+  const rebook = () => {
+    setConfirm(null);
+    void send(true);
+  };
   const move = (target: ShipmentStatus) => run(target, async () => onChanged(await client.call('shipments.update', { params, body: { status: target } })));
   const cancel = () => {
     setConfirm(null);
@@ -124,6 +136,22 @@ export function ShipmentActions({
         onCancel={() => setConfirm(null)}
         message={
           <p>A return shipment back to the warehouse is booked with the carrier right away, and the carrier may charge for it. Its label is made at once.</p>
+        }
+      />
+      <ConfirmDialog
+        open={confirm === 'rebook'}
+        title={`Book ${shipment.reference} again?`}
+        confirmLabel="Book again"
+        onConfirm={rebook}
+        onCancel={() => setConfirm(null)}
+        message={
+          <>
+            <p>
+              The carrier did not answer whether it booked {shipment.reference}, and Shipdesk cannot ask it. Check with the carrier first (its website or
+              customer service).
+            </p>
+            <p>Book again only if the carrier has no booking for it: otherwise the parcel is booked and charged twice.</p>
+          </>
         }
       />
       <ConfirmDialog

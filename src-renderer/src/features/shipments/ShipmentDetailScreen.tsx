@@ -3,6 +3,7 @@ import type { Shipment } from '../../../../src-shared/schemas/shipment';
 import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { Link } from '../../app/router';
+import { CarrierTestBadge } from '../../components/TestModeBadge';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { BatchSplitDialog, SplitDialog } from '../split/SplitDialogs';
@@ -66,6 +67,7 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
       <header className="page-header">
         <h1 id="shipment-title" ref={heading} tabIndex={-1}>
           Shipment {shipment.reference} <StatusBadge status={shipment.status} />
+          {carrier.data && <CarrierTestBadge carrier={carrier.data} />}
         </h1>
         {canWrite && <ShipmentActions orgId={orgId} shipment={shipment} onChanged={onChanged} onError={setActionError} onReturn={setMadeReturn} />}
       </header>

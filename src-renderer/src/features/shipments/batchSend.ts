@@ -22,7 +22,8 @@ export interface BatchSend {
   done: number;
   total: number;
   outcomes: SendOutcome[];
-  start(shipments: { id: string; reference: string }[]): Promise<void>;
+  /** `confirmRebook`: shipments the user checked with their carrier after an unknown outcome (decisions §13). */
+  start(shipments: { id: string; reference: string }[], options?: { confirmRebook?: string[] }): Promise<void>;
   reset(): void;
 }
 
@@ -45,14 +46,18 @@ export function useBatchSend(orgId: string): BatchSend {
   });
 
   const start = useCallback(
-    async (shipments: { id: string; reference: string }[]) => {
+    async (shipments: { id: string; reference: string }[], options: { confirmRebook?: string[] } = {}) => {
       setState({ running: true, done: 0, total: shipments.length, outcomes: [] });
       const referenceOf = new Map(shipments.map((shipment) => [shipment.id, shipment.reference]));
       const outcomes: SendOutcome[] = [];
       for (let index = 0; index < shipments.length; index += BATCH_CHUNK) {
         const chunk = shipments.slice(index, index + BATCH_CHUNK).map((shipment) => shipment.id);
+        const confirmRebook = options.confirmRebook?.filter((id) => chunk.includes(id)) ?? [];
         try {
-          const answer = await client.call('shipments.batchSend', { params: { orgId }, body: { shipmentIds: chunk, ...sendBodyOf(orgId) } });
+          const answer = await client.call('shipments.batchSend', {
+            params: { orgId },
+            body: { shipmentIds: chunk, ...sendBodyOf(orgId), ...(confirmRebook.length ? { confirmRebook } : {}) },
+          });
           for (const result of answer.results) {
             const reference = referenceOf.get(result.shipmentId) ?? result.shipmentId;
             outcomes.push(
