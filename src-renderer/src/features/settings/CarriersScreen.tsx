@@ -9,6 +9,9 @@ import { client } from '../../lib/api';
 import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import { CarrierProducts } from './CarrierProducts';
+import { ConnectionTest, useRemoteOptions, type CarrierTarget, type RemoteOptions } from './carrierChecks';
+import { TestBadge } from '../../components/TestModeBadge';
+import { hasTestMode, inTestMode } from '../../lib/carrierTestMode';
 import {
   CheckboxField,
   EditorForm,
@@ -36,12 +39,15 @@ interface CarrierDraft {
 
 const fieldsOf = (entry: AvailableCarrier | undefined): CarrierField[] => (entry ? [...entry.requiredFields, ...entry.optionalFields] : []);
 
+/** decisions §13: test mode is on until switched off, so a new carrier starts in its sandbox. */
+const booleanDefault = (field: CarrierField) => field.key === 'testMode';
+
 function draftOf(carrier: Carrier, entry: AvailableCarrier | undefined): CarrierDraft {
   const config: Record<string, string | boolean> = {};
   const savedSecrets: Record<string, string> = {};
   for (const field of fieldsOf(entry)) {
     const value = carrier.config[field.key];
-    if (field.type === 'boolean') config[field.key] = value === true;
+    if (field.type === 'boolean') config[field.key] = value === undefined ? booleanDefault(field) : value === true;
     else if (field.type === 'password') {
       config[field.key] = '';
       if (typeof value === 'string' && value !== '') savedSecrets[field.key] = value;
@@ -104,7 +110,16 @@ export function CarriersScreen() {
     });
 
   const columns: ColumnDef<Carrier>[] = [
-    { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
+    {
+      id: 'name',
+      header: 'Name',
+      cell: ({ row }) => (
+        <>
+          {row.original.name}
+          {inTestMode(row.original, catalogue.data) && <TestBadge />}
+        </>
+      ),
+    },
     { id: 'type', header: 'Type', cell: ({ row }) => entryBySlug.get(row.original.carrierSlug)?.name ?? row.original.carrierSlug },
     {
       id: 'sender',
@@ -185,6 +200,8 @@ export function CarriersScreen() {
               <>
                 <ErrorNotice error={catalogue.error ?? addresses.error} title="The carrier types or sender addresses could not be loaded" />
                 <CarrierFields
+                  orgId={orgId}
+                  carrierId={editor.key === 'new' ? null : (editor.key ?? null)}
                   draft={editor.draft as CarrierDraft}
                   onChange={editor.setDraft}
                   errors={errors}
@@ -199,7 +216,7 @@ export function CarriersScreen() {
       </Dialog>
 
       <Dialog title={`Products of ${productsOf?.name ?? 'the carrier'}`} open={productsOpen} onClose={() => setProductsOpen(false)} wide>
-        {productsOf && <CarrierProducts carrier={productsOf} />}
+        {productsOf && <CarrierProducts carrier={productsOf} entry={entryBySlug.get(productsOf.carrierSlug)} canWrite={canWrite} />}
       </Dialog>
 
       <DeleteConfirmDialog
@@ -214,10 +231,12 @@ export function CarriersScreen() {
 }
 
 function emptyConfig(entry: AvailableCarrier | undefined): Record<string, string | boolean> {
-  return Object.fromEntries(fieldsOf(entry).map((field) => [field.key, field.type === 'boolean' ? false : '']));
+  return Object.fromEntries(fieldsOf(entry).map((field) => [field.key, field.type === 'boolean' ? booleanDefault(field) : '']));
 }
 
 function CarrierFields({
+  orgId,
+  carrierId,
   draft,
   onChange,
   errors,
@@ -225,6 +244,8 @@ function CarrierFields({
   catalogue,
   addresses,
 }: {
+  orgId: string;
+  carrierId: string | null;
   draft: CarrierDraft;
   onChange: (update: (draft: CarrierDraft) => CarrierDraft) => void;
   errors: Record<string, string>;
@@ -242,6 +263,9 @@ function CarrierFields({
       return { ...current, slug, name, config: emptyConfig(next), savedSecrets: {} };
     });
   const setConfig = (key: string, value: string | boolean) => onChange((current) => ({ ...current, config: { ...current.config, [key]: value } }));
+  const target: CarrierTarget = { orgId, slug: draft.slug, carrierId, carrierName: draft.name || entry?.name || draft.slug };
+  const typedConfig = () => configOf(draft, fieldsOf(entry));
+  const remote = useRemoteOptions(target, typedConfig);
 
   return (
     <>
@@ -265,6 +289,7 @@ function CarrierFields({
       ) : (
         <p>
           Kind of carrier: <strong>{entry?.name ?? draft.slug}</strong>
+          {hasTestMode(entry) && draft.config.testMode !== false && <TestBadge />}
         </p>
       )}
       {entry && (
@@ -308,9 +333,12 @@ function CarrierFields({
                     saved={draft.savedSecrets[field.key]}
                     error={errors[`config.${field.key}`]}
                     onChange={(value) => setConfig(field.key, value)}
+                    remote={field.type === 'select' && field.options.length === 0 ? (remote.byField[field.key] ?? null) : undefined}
+                    onLoadOptions={() => void remote.load(field.key)}
                   />
                 ))}
               </div>
+              <ConnectionTest key={draft.slug} target={target} configOf={typedConfig} />
             </fieldset>
           )}
         </>
@@ -326,12 +354,17 @@ function ConfigField({
   saved,
   error,
   onChange,
+  remote,
+  onLoadOptions,
 }: {
   field: CarrierField;
   value: string | boolean;
   saved: string | undefined;
   error: string | undefined;
   onChange: (value: string | boolean) => void;
+  /** A select whose choices only the carrier knows: what was read so far (null: nothing yet); undefined for the others. */
+  remote?: RemoteOptions | null;
+  onLoadOptions: () => void;
 }) {
   const label = field.required ? `${field.name} (required)` : field.name;
   const textValue = typeof value === 'string' ? value : '';
@@ -344,6 +377,8 @@ function ConfigField({
         </div>
       );
     case 'select':
+      if (remote !== undefined)
+        return <RemoteSelectField field={field} label={label} value={textValue} error={error} remote={remote} onChange={onChange} onLoad={onLoadOptions} />;
       return (
         <Field label={label} error={error} hint={field.description}>
           <select value={textValue} onChange={(event) => onChange(event.target.value)}>
@@ -379,4 +414,54 @@ function ConfigField({
         </Field>
       );
   }
+}
+
+/**
+ * A select whose choices are read from the carrier with the settings typed so far (Karrio lists the
+ * connections of the server at the typed address with the typed API key). The saved value stays a
+ * choice until the list is read, so editing a carrier does not lose it.
+ */
+function RemoteSelectField({
+  field,
+  label,
+  value,
+  error,
+  remote,
+  onChange,
+  onLoad,
+}: {
+  field: CarrierField;
+  label: string;
+  value: string;
+  error: string | undefined;
+  remote: RemoteOptions | null;
+  onChange: (value: string) => void;
+  onLoad: () => void;
+}) {
+  const options = remote?.options ?? [];
+  const keepSaved = value !== '' && !options.some((option) => option.value === value);
+  return (
+    <div className="remote-select">
+      <Field
+        label={label}
+        error={error}
+        hint={`${field.description} ${remote ? '' : 'Fill in the other settings, then load the choices from the carrier.'}`.trim()}
+      >
+        <select value={value} onChange={(event) => onChange(event.target.value)}>
+          <option value="">{options.length ? 'Choose…' : 'Load the choices first'}</option>
+          {keepSaved && <option value={value}>{value} (saved)</option>}
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <button type="button" onClick={onLoad} disabled={remote?.loading}>
+        {remote?.loading ? 'Loading…' : `Load ${field.name.toLowerCase()} choices from the carrier`}
+      </button>
+      {remote && !remote.loading && !remote.error && options.length === 0 && <p className="hint">The carrier listed no choices for these settings.</p>}
+      <ErrorNotice error={remote?.error} title={`The ${field.name.toLowerCase()} choices could not be read`} />
+    </div>
+  );
 }
