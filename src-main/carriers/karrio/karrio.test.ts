@@ -5,6 +5,7 @@ import type { ShipdeskClient } from '../../../src-shared/client';
 import type { ShipmentCreateInput } from '../../../src-shared/schemas/shipment';
 import { carriers, shipments } from '../../db/schema';
 import { carrierCall, unsavedCarrierCall } from '../../domain/carriers/carrierCalls';
+import { seal } from '../../domain/secrets';
 import { bookedShipmentOf } from '../../domain/shipments/bookedShipment';
 import { receiverParty, senderAddressBody, startTestServer, type TestServer } from '../../testing/harness';
 import { CarrierFailure } from '../errors';
@@ -63,19 +64,13 @@ const carrierRow = (carrierId: string) => {
   return row;
 };
 
-/**
- * A saved Karrio carrier with its products read from the server and kept with it. The platform has no
- * operation for the refresh yet: the adapter's refreshProducts runs in the platform's call context and
- * its answer is stored in the carrier's `products` column, as that operation will.
- */
+/** A saved Karrio carrier: creating it reads its products from the server and keeps them with it. */
 async function karrioCarrierWithProducts(config: Record<string, unknown> = {}, name = 'PostNord via Karrio') {
   const carrier = await api.call('carriers.create', {
     params: { orgId },
     body: { name, carrierSlug: 'karrio', config: karrioConfig(config), senderAddressId },
   });
-  const { context } = carrierCall(t.app, carrierRow(carrier.id));
-  const products = await karrioCarrier.refreshProducts!(context);
-  t.app.db.update(carriers).set({ products }).where(eq(carriers.id, carrier.id)).run();
+  expect(carrierRow(carrier.id).products?.length).toBeGreaterThan(0);
   return carrier.id;
 }
 
@@ -313,13 +308,21 @@ describe('failures', () => {
   });
 
   it("credentials refused: 422 CARRIER_AUTH_FAILED with Karrio's words, nothing booked", async () => {
-    const wrongKey = await api.call('carriers.create', {
-      params: { orgId },
+    // Karrio refuses the key at create (its products cannot be read): nothing is saved.
+    const refused = await t.request('POST', `/orgs/${orgId}/carriers`, {
       body: { name: 'Karrio with an old key', carrierSlug: 'karrio', config: karrioConfig({ apiKey: 'key_revoked' }), senderAddressId },
     });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('CARRIER_AUTH_FAILED');
+    // A key revoked after the carrier was saved: the send finds out.
+    const wrongKey = await api.call('carriers.create', {
+      params: { orgId },
+      body: { name: 'Karrio with an old key', carrierSlug: 'karrio', config: karrioConfig(), senderAddressId },
+    });
+    const stored = carrierRow(wrongKey.id).config;
     t.app.db
       .update(carriers)
-      .set({ products: carrierRow(carrierId).products })
+      .set({ config: { ...stored, apiKey: seal(t.app.keys.sealKey, 'key_revoked') } })
       .where(eq(carriers.id, wrongKey.id))
       .run();
     const shipment = await createShipment(wrongKey.id);
