@@ -1,6 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { seedOrganization, signIn } from './seed';
+import { startFakeKarrio } from '../src-main/carriers/karrio/fake';
 
 const owner = { orgName: 'Havnens Lager', name: 'Ann Packer', email: 'ann@havn.example', password: 'a long password' };
 const row = (table: Locator, text: string) => table.getByRole('row').filter({ hasText: text });
@@ -60,4 +61,75 @@ test('the carrier form: fields drawn from the catalogue, "Test connection" befor
   await expect(products.getByRole('table', { name: 'Products of Havnens vogne' })).toBeVisible();
   // Its products are its own, not read from anywhere: nothing to refresh.
   await expect(products.getByRole('button', { name: 'Refresh products' })).toHaveCount(0);
+});
+
+test('a Karrio carrier: connections listed with the typed address and key, test mode on with TEST shown, products refreshed', async ({ page }) => {
+  const karrio = await startFakeKarrio({ prefix: '/karrio' });
+  try {
+    const { call } = await seedOrganization(page.request, owner);
+    const addresses = (await call('GET', '/sender-addresses')) as { data: unknown[] };
+    if (addresses.data.length === 0) {
+      await call('POST', '/sender-addresses', {
+        name: 'Main warehouse',
+        address1: 'Havnegade 12',
+        zipcode: '8000',
+        city: 'Aarhus C',
+        phone: '+4570123456',
+        countryCode: 'DK',
+        email: 'dispatch@havn.example',
+      });
+    }
+    await signIn(page, owner.email, owner.password);
+    await page.goto('/settings/carriers');
+    const main = page.getByRole('main');
+    await main.getByRole('button', { name: 'New carrier' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New carrier' });
+    await dialog.getByRole('radio', { name: /Karrio/ }).check();
+    await dialog.getByLabel('Name (required)').fill('Karrio PostNord');
+    await dialog.getByLabel('Sender address (required)').selectOption({ label: 'Main warehouse (Aarhus C, DK)' });
+    await dialog.getByLabel(/^API base URL/).fill(karrio.url);
+    const apiKey = dialog.getByLabel(/^API key/);
+    // A credential is typed into a masked field.
+    await expect(apiKey).toHaveAttribute('type', 'password');
+    await apiKey.fill('key_wrong_000000');
+    // Test mode is a switch, on for a new carrier; the calls at a time a number.
+    await expect(dialog.getByRole('checkbox', { name: 'Test mode' })).toBeChecked();
+    await dialog.getByLabel(/^Calls at a time/).fill('2');
+
+    // A wrong key: the connections cannot be listed, and the carrier's refusal says why.
+    await dialog.getByRole('button', { name: /^Load carrier connection choices/ }).click();
+    await expect(dialog.getByRole('alert').filter({ hasText: 'could not be read' })).toContainText('CARRIER_AUTH_FAILED');
+    await apiKey.fill(karrio.apiKey);
+    await dialog.getByRole('button', { name: /^Load carrier connection choices/ }).click();
+    const connection = dialog.getByLabel(/^Carrier connection/);
+    await expect(connection.getByRole('option', { name: /PostNord · postnord-main \(test\)/ })).toHaveCount(1);
+    await connection.selectOption({ label: 'PostNord · postnord-main (test)' });
+
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    await expect(dialog.getByRole('status').filter({ hasText: 'Connection works.' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Create carrier' }).click();
+    await expect(dialog).toBeHidden();
+
+    const carriers = main.getByRole('table', { name: 'Carriers' });
+    await expect(row(carriers, 'Karrio PostNord')).toContainText('TEST');
+    const saved = (await call('GET', '/carriers')) as { data: { name: string; config: Record<string, unknown> }[] };
+    const config = saved.data.find((carrier) => carrier.name === 'Karrio PostNord')?.config;
+    expect(config).toMatchObject({ testMode: true, callsAtATime: 2, apiBaseUrl: karrio.url });
+    expect(JSON.stringify(saved)).not.toContain(karrio.apiKey);
+
+    // Saved: the test goes through the carrier, with the stored key.
+    await main.getByRole('button', { name: 'Edit Karrio PostNord' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Karrio PostNord' });
+    await edit.getByRole('button', { name: 'Test connection' }).click();
+    await expect(edit.getByRole('status').filter({ hasText: 'Connection works.' })).toBeVisible();
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    await main.getByRole('button', { name: 'Products of Karrio PostNord' }).click();
+    const products = page.getByRole('dialog', { name: 'Products of Karrio PostNord' });
+    await products.getByRole('button', { name: 'Refresh products' }).click();
+    await expect(products.getByRole('status')).toContainText(/\d+ products? read from Karrio PostNord/);
+    await expect(products.getByRole('table', { name: 'Products of Karrio PostNord' }).getByRole('row')).not.toHaveCount(1);
+  } finally {
+    await karrio.close();
+  }
 });
