@@ -190,6 +190,36 @@ describe('a refused send, in a packer’s words', () => {
     expect(problem.link).toEqual(fixIt);
   });
 
+  it('an unknown outcome says to send again; a 409 asks for a confirmed rebook', () => {
+    const unknown = sendProblem(
+      new ApiError('CARRIER_OUTCOME_UNKNOWN', 'PostNord did not answer', { errors: [{ code: 'CARRIER_OUTCOME_UNKNOWN', message: 'timeout' }] }),
+      refused,
+    );
+    expect(unknown).toMatchObject({
+      title: 'The carrier did not say whether it booked SHP-000001',
+      advice: expect.stringContaining('Send again: Shipdesk asks the carrier first'),
+    });
+    expect(unknown.rebook).toBeUndefined();
+    const cannotAsk = sendProblem(new ApiError('CARRIER_OUTCOME_UNKNOWN', 'GLS may already have booked it', { status: 409 }), refused);
+    expect(cannotAsk).toMatchObject({
+      title: 'SHP-000001 may already be booked with the carrier',
+      rebook: true,
+      advice: expect.stringContaining('Check with the carrier'),
+    });
+  });
+
+  it('refused credentials say so, with the carrier’s words', () => {
+    const problem = sendProblem(
+      new ApiError('CARRIER_AUTH_FAILED', 'GLS refused the credentials. Check the API key', { errors: [{ code: '401', message: 'Unauthorized' }] }),
+      refused,
+    );
+    expect(problem).toMatchObject({
+      title: 'The carrier refused the credentials; SHP-000001 was not sent',
+      detail: expect.stringContaining('Check the API key'),
+      items: ['Unauthorized (401)'],
+    });
+  });
+
   it('says any other refusal was not sent, with its reason', () => {
     const problem = sendProblem(new ApiError('SHIPMENT_INVALID_STATE', 'Shipment is already dispatched'), refused);
     expect(problem).toEqual({ title: 'SHP-000001 was not sent', detail: 'Shipment is already dispatched', code: 'SHIPMENT_INVALID_STATE', link: fixIt });
