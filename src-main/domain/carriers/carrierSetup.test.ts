@@ -39,15 +39,17 @@ vi.mock('../../carriers/registry', async (importOriginal) => {
       name: 'Test gateway',
       fields: [
         { ...field, name: 'API key', key: 'apiKey', type: 'password', required: true },
+        // Its choices are read from the gateway (fieldOptions), so the catalogue lists none.
+        { ...field, name: 'Connection', key: 'connection', type: 'select', required: true },
         {
           ...field,
-          name: 'Connection',
-          key: 'connection',
+          name: 'Label format',
+          key: 'labelFormat',
           type: 'select',
-          required: true,
+          required: false,
           options: [
-            { name: 'PostNord', key: 'conn_pn', value: 'conn_pn' },
-            { name: 'GLS', key: 'conn_gls', value: 'conn_gls' },
+            { name: 'PDF', key: 'pdf', value: 'pdf' },
+            { name: 'ZPL', key: 'zpl', value: 'zpl' },
           ],
         },
       ],
@@ -214,6 +216,13 @@ describe('testing a saved carrier', () => {
     expect(result.ok).toBe(true);
   });
 
+  it('refuses a masked secret that is not the stored one', async () => {
+    const carrier = await createGateway();
+    const res = await t.request('POST', `${orgPath()}/carriers/${carrier.id}/test`, { body: { config: gatewayConfig({ apiKey: '••••0000' }) } });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ path: 'body.config.apiKey', message: expect.stringContaining('Masked value') }]);
+  });
+
   it('needs write:carriers', async () => {
     const carrier = await createGateway();
     const reader = await t.tokenWithScopes(t.org, ['read:carriers']);
@@ -298,6 +307,16 @@ describe('field options', () => {
       body: { config: { apiKey: API_KEY, apiBaseUrl: 42 }, field: 'connection' },
     });
     expect(badUrl.status).toBe(400);
+  });
+
+  it('a select the catalogue lists choices for answers those, without asking the carrier', async () => {
+    const calls = gatewayState.calls;
+    const result = await t.client().call('availableCarriers.fieldOptions', {
+      params: { orgId: t.org.orgId, slug: 'test-gateway' },
+      body: { config: { apiKey: API_KEY, apiBaseUrl: gatewayUrl }, field: 'labelFormat' },
+    });
+    expect(result.options.map((option) => option.value)).toEqual(['pdf', 'zpl']);
+    expect(gatewayState.calls).toBe(calls);
   });
 
   it('a static select answers its own options', async () => {

@@ -100,7 +100,7 @@ function setupFailure(error: unknown, carrierName: string, secrets: CarrierSecre
   return new ApiError(code, maskedText(secrets, message), { errors: masked(secrets, errors) as CarrierErrorItem[] });
 }
 
-async function runTest(app: AppContext, makeCall: () => CarrierCall, carrierName: string): Promise<CarrierTestResult> {
+async function runTest(makeCall: () => CarrierCall, carrierName: string): Promise<CarrierTestResult> {
   const started = performance.now();
   const durationMs = () => Math.round(performance.now() - started);
   let call: CarrierCall;
@@ -129,9 +129,10 @@ async function runTest(app: AppContext, makeCall: () => CarrierCall, carrierName
 export async function testCarrier(app: AppContext, orgId: string, carrierId: string, config: CarrierConfig | undefined): Promise<CarrierTestResult> {
   const row = findCarrierRow(app.db, orgId, carrierId);
   const adapter = adapterOfRow(row);
-  if (config === undefined) return runTest(app, () => carrierCall(app, row), row.name);
+  if (config === undefined) return runTest(() => carrierCall(app, row), row.name);
   assertValidConfig(adapter, config);
-  return runTest(app, () => unsavedCarrierCall(app, orgId, adapter, openedConfig(app, adapter, config, row)), row.name);
+  const opened = openedConfig(app, adapter, config, row);
+  return runTest(() => unsavedCarrierCall(app, orgId, adapter, opened), row.name);
 }
 
 /** POST /available-carriers/{slug}/test: a config nobody saved yet, so a masked secret stands for nothing. */
@@ -139,7 +140,7 @@ export async function testUnsavedCarrier(app: AppContext, orgId: string, slug: s
   const adapter = adapterOfSlug(slug);
   assertValidConfig(adapter, config);
   const opened = openedConfig(app, adapter, config, null);
-  return runTest(app, () => unsavedCarrierCall(app, orgId, adapter, opened), adapter.describe.name);
+  return runTest(() => unsavedCarrierCall(app, orgId, adapter, opened), adapter.describe.name);
 }
 
 async function optionsOf(app: AppContext, orgId: string, adapter: CarrierAdapter, config: CarrierConfig, fieldKey: string, carrierName: string) {
@@ -150,7 +151,8 @@ async function optionsOf(app: AppContext, orgId: string, adapter: CarrierAdapter
       .map((item) => item.key);
     throw validationError('body', [{ path: ['field'], message: `Not a select field of ${adapter.slug}; its select fields: ${selects.join(', ') || 'none'}` }]);
   }
-  if (!adapter.fieldOptions) return { options: field.options.map(({ name, value }) => ({ name, value })) };
+  // Choices the catalogue lists are the choices; only a select without any is read from the carrier.
+  if (!adapter.fieldOptions || field.options.length > 0) return { options: field.options.map(({ name, value }) => ({ name, value })) };
   const call = unsavedCarrierCall(app, orgId, adapter, config);
   try {
     const options = await adapter.fieldOptions(call.context, fieldKey);
