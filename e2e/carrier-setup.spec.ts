@@ -2,6 +2,7 @@ import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { seedOrganization, signIn } from './seed';
 import { startFakeKarrio } from '../src-main/carriers/karrio/fake';
+import { fakePostnordApiKey, fakePostnordCustomerNumber, startFakePostnord } from '../src-main/carriers/postnord/fake';
 
 const owner = { orgName: 'Havnens Lager', name: 'Ann Packer', email: 'ann@havn.example', password: 'a long password' };
 const row = (table: Locator, text: string) => table.getByRole('row').filter({ hasText: text });
@@ -131,5 +132,78 @@ test('a Karrio carrier: connections listed with the typed address and key, test 
     await expect(products.getByRole('table', { name: 'Products of Karrio PostNord' }).getByRole('row')).not.toHaveCount(1);
   } finally {
     await karrio.close();
+  }
+});
+
+test('a send whose outcome is unknown: TEST on the page and its label, the carrier’s words and what to do, and the second send takes the booking', async ({
+  page,
+}) => {
+  const postnord = await startFakePostnord();
+  try {
+    const { call } = await seedOrganization(page.request, owner);
+    const addresses = (await call('GET', '/sender-addresses')) as { data: { id: string }[] };
+    const senderAddressId =
+      addresses.data[0]?.id ??
+      (
+        (await call('POST', '/sender-addresses', {
+          name: 'Main warehouse',
+          address1: 'Havnegade 12',
+          zipcode: '8000',
+          city: 'Aarhus C',
+          phone: '+4570123456',
+          countryCode: 'DK',
+          email: 'dispatch@havn.example',
+        })) as { id: string }
+      ).id;
+    // Saved without testMode: it books in PostNord's sandbox until switched off.
+    const carrier = (await call('POST', '/carriers', {
+      name: 'PostNord sandbox',
+      carrierSlug: 'postnord',
+      config: { apiKey: fakePostnordApiKey, customerNumber: fakePostnordCustomerNumber, apiBaseUrl: postnord.url },
+      senderAddressId,
+    })) as { id: string };
+    const shipment = (await call('POST', '/shipments', {
+      type: 'outbound',
+      carrierSettings: { carrierId: carrier.id, productId: 'postnord_parcel' },
+      parties: [
+        {
+          type: 'receiver',
+          name: 'Jens Hansen',
+          address1: 'Nørregade 1',
+          postalCode: '1165',
+          city: 'København K',
+          countryCode: 'DK',
+          email: 'jens@example.dk',
+          phone: '+4520202020',
+        },
+      ],
+      parcels: [{ weight: 2.5, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [{ sku: 'MUG-01', quantity: 1 }] }],
+    })) as { id: string; reference: string };
+
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/shipments/${shipment.id}`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toContainText('TEST');
+
+    // PostNord books, then the connection drops before its answer arrives.
+    postnord.switches.dropAfterBookingNext();
+    await page.getByRole('group', { name: 'Shipment actions' }).getByRole('button', { name: 'Send', exact: true }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'CARRIER_OUTCOME_UNKNOWN' });
+    await expect(alert).toContainText('The carrier did not say whether it booked the shipment.');
+    await expect(alert).toContainText('What to do: Send again: Shipdesk asks the carrier first');
+
+    await page.getByRole('group', { name: 'Shipment actions' }).getByRole('button', { name: 'Send again' }).click();
+    await expect(heading).toContainText('Dispatched');
+    // One booking at PostNord: the second send found the first by its reference.
+    expect(postnord.state.bookings).toHaveLength(1);
+
+    await page
+      .getByRole('button', { name: /^Preview / })
+      .first()
+      .click();
+    const preview = page.getByRole('dialog', { name: /^TEST / });
+    await expect(preview.getByRole('note')).toContainText('not valid for shipping');
+  } finally {
+    await postnord.close();
   }
 });
