@@ -69,7 +69,7 @@ let offsetMs = 0;
 warehouse.app.now = () => new Date(Date.now() + offsetMs);
 try {
   const org = await warehouse.addOrg('Bench Warehouse');
-  const carrier = createCarrier(
+  const carrier = await createCarrier(
     warehouse.app,
     org.orgId,
     carrierCreateBody.parse({ name: 'Bench tracker', carrierSlug: 'bench-tracker', config: {}, senderAddressId: org.senderAddressId }),
