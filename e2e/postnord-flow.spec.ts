@@ -108,7 +108,7 @@ test('an order booked with PostNord (test mode) and its label printed to the CUP
     const labelId = stored.documents[0].id as string;
     const before = pdfFilesIn(cups.outputDir);
     await main.getByRole('button', { name: /^Preview Label · PDF · A6/ }).click();
-    const preview = page.getByRole('dialog', { name: /^Label · PDF · A6/ });
+    const preview = page.getByRole('dialog', { name: /Label · PDF · A6/ });
     await preview.getByRole('button', { name: 'Print…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Print' });
     await dialog.getByRole('button', { name: 'Print', exact: true }).click();

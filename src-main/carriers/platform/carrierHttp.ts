@@ -144,9 +144,12 @@ export function createCarrierHttp(options: CarrierHttpOptions): CarrierHttp {
       if (response.status === 429) {
         const waitMs = retryAfterMs(response.headers.get('retry-after'));
         if (waitMs > maxRetryAfterMs || rateLimitWaits >= attempts) {
-          throw new CarrierFailure('unavailable', `The carrier is rate limiting calls (HTTP 429, retry after ${Math.ceil(waitMs / 1000)} s)`, [
-            { code: 'CARRIER_RATE_LIMITED', message: `The carrier asked to wait ${Math.ceil(waitMs / 1000)} s before calling again` },
-          ], waitMs);
+          throw new CarrierFailure(
+            'unavailable',
+            `The carrier is rate limiting calls (HTTP 429, retry after ${Math.ceil(waitMs / 1000)} s)`,
+            [{ code: 'CARRIER_RATE_LIMITED', message: `The carrier asked to wait ${Math.ceil(waitMs / 1000)} s before calling again` }],
+            waitMs,
+          );
         }
         rateLimitWaits++;
         tried--;
