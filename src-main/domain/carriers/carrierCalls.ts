@@ -12,7 +12,7 @@ import { orgs } from '../../db/schema';
 import { inWriteTransaction } from '../../db/tx';
 import type { carriers } from '../../db/schema';
 import { carrierSecrets, type CarrierSecrets } from '../shipments/carrierLogs';
-import { adapterConfigOf, adapterOfRow } from './carriers';
+import { adapterConfigOf, adapterOfRow } from './carrierRows';
 
 type CarrierRow = typeof carriers.$inferSelect;
 

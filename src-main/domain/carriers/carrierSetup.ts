@@ -18,7 +18,7 @@ import { inWriteTransaction } from '../../db/tx';
 import { openEditedConfig } from '../secrets';
 import { masked, type CarrierSecrets } from '../shipments/carrierLogs';
 import { carrierCall, unsavedCarrierCall, type CarrierCall } from './carrierCalls';
-import { adapterOfRow, findCarrierRow, productsOfCarrier } from './carriers';
+import { adapterOfRow, findCarrierRow, productsOfCarrier } from './carrierRows';
 
 type Row = typeof carriers.$inferSelect;
 

@@ -1,21 +1,23 @@
-import { and, count, desc, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { ApiError, validationError } from '../../../src-shared/errors';
 import type { Page, PageQuery } from '../../../src-shared/schemas/common';
 import type { Carrier, CarrierInput, CarrierProduct, CarrierUpdate } from '../../../src-shared/schemas/carrier';
 import { carriers, senderAddresses, shippingRules } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
-import type { Db } from '../../db/types';
-import { prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/kernel/context';
-import type { CarrierAdapter, CarrierConfig } from '../../carriers/adapter';
+import type { CarrierAdapter } from '../../carriers/adapter';
 import { availableCarriers, carrierAdapterFor, secretKeysOf } from '../../carriers/catalogue';
 import { assertWithinLimit } from '../orgs/plans';
 import { paginate } from '../pagination';
-import { maskConfig, openConfig, sealConfig } from '../secrets';
+import { maskConfig, sealConfig } from '../secrets';
 import { findSenderAddressRow, toSenderAddress } from '../senderAddresses/senderAddresses';
 import { updateColumns } from '../../db/updateColumns';
 import { assertValidConfig, configForProducts, productsToKeep } from './carrierSetup';
+import { adapterOfRow, findCarrierRow, live, productsOfCarrier } from './carrierRows';
+
+// Callers elsewhere find a carrier row with the carrier operations.
+export { adapterConfigOf, adapterOfRow, findCarrierRow, findCarrierRowOfBooking, productsOfCarrier } from './carrierRows';
 
 type Row = typeof carriers.$inferSelect;
 type AddressRow = typeof senderAddresses.$inferSelect;
@@ -38,55 +40,9 @@ function toCarrier(app: AppContext, row: Row, address: AddressRow): Carrier {
   return { ...toCarrierBase(app, row), senderAddress: toSenderAddress(address) };
 }
 
-const live = (orgId: string | Placeholder) => and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt));
-
 /** Carriers with their sender address. A live carrier's address is live: its delete is refused meanwhile. */
 const withAddress = (db: ReadDb) =>
   db.select({ carrier: carriers, address: senderAddresses }).from(carriers).innerJoin(senderAddresses, eq(senderAddresses.id, carriers.senderAddressId));
-
-const carrierById = (root: Db) =>
-  root
-    .select()
-    .from(carriers)
-    .where(and(live(sql.placeholder('orgId')), eq(carriers.id, sql.placeholder('carrierId'))))
-    .prepare();
-
-/** The live row, or 404 CARRIER_NOT_FOUND (also for another organization's carrier). */
-export function findCarrierRow(db: ReadDb, orgId: string, carrierId: string): Row {
-  const row = prepared(db, 'carriers.byId', carrierById).get({ orgId, carrierId });
-  if (!row) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
-  return row;
-}
-
-/**
- * The row even when the carrier was deleted since: a shipment it booked can still be voided with
- * it (deleting a carrier only hides it from new work). 404 only for an id this org never had.
- */
-export function findCarrierRowOfBooking(db: ReadDb, orgId: string, carrierId: string): Row {
-  const row = db
-    .select()
-    .from(carriers)
-    .where(and(eq(carriers.orgId, orgId), eq(carriers.id, carrierId)))
-    .get();
-  if (!row) throw new ApiError('CARRIER_NOT_FOUND', `Carrier ${carrierId} does not exist in this organization`);
-  return row;
-}
-
-/** The adapter of a stored carrier; missing only if a carrier type was dropped from this build. */
-export function adapterOfRow(row: Row): CarrierAdapter {
-  const adapter = carrierAdapterFor(row.carrierSlug);
-  if (!adapter) {
-    throw new ApiError('CARRIER_ERROR', `Carrier ${row.id} is of type ${row.carrierSlug}, which this version of Shipdesk cannot use`, {
-      errors: [{ code: 'CARRIER_TYPE_UNAVAILABLE', message: `No adapter for ${row.carrierSlug}` }],
-    });
-  }
-  return adapter;
-}
-
-/** The stored config with secrets opened, for the adapter only: never put it in a response. */
-export function adapterConfigOf(app: AppContext, row: Row): CarrierConfig {
-  return openConfig(app.keys.sealKey, row.config, secretKeysOf(row.carrierSlug));
-}
 
 function adapterForSlug(slug: string): CarrierAdapter {
   const adapter = carrierAdapterFor(slug);
@@ -203,11 +159,6 @@ export function deleteCarrier(app: AppContext, orgId: string, carrierId: string)
     tx.update(carriers).set({ deletedAt: now, updatedAt: now }).where(eq(carriers.id, carrierId)).run();
     return { message: `Carrier ${carrierId} deleted` };
   });
-}
-
-/** What the carrier offers: the adapter's list, or what was last read from the carrier and kept with it. */
-export function productsOfCarrier(app: AppContext, row: Row): readonly CarrierProduct[] {
-  return adapterOfRow(row).products(adapterConfigOf(app, row), row.products);
 }
 
 export function carrierProducts(app: AppContext, orgId: string, carrierId: string): CarrierProduct[] {
