@@ -35,7 +35,7 @@ const MAX_PER_CYCLE = 5000;
 export const FAILURE_BACKOFF_MS = 5 * 60_000;
 const MAX_BACKOFF_MS = 2 * 60 * 60_000;
 /** Pause after a batch per millisecond it held the event loop (see yieldToRequests). */
-const PAUSE_PER_BUSY_MS = 2;
+const PAUSE_PER_BUSY_MS = 4;
 
 /** An adapter may ask for smaller or larger batches than the default (the carrier's own limit per call). */
 type TrackingAdapter = CarrierAdapter;
@@ -146,7 +146,7 @@ async function cycle(app: AppContext, state: PollerState, options: TrackingCycle
  */
 async function yieldToRequests(app: AppContext, busyMs = 0): Promise<void> {
   await durable(app.db);
-  // Paused twice as long as the batch kept the event loop: a backlog takes at most a third of it.
+  // Paused four times as long as the batch kept the event loop: a backlog takes at most a fifth of it.
   if (busyMs >= 1) await sleep(Math.min(busyMs * PAUSE_PER_BUSY_MS, 1000));
   else await nextTurn();
 }
