@@ -98,6 +98,16 @@ test('an order booked with PostNord (test mode) and its label printed to the CUP
     expect(stored.documents[0].content).toBe(fake.state.labels.at(-1)?.data);
   });
 
+  await test.step("TEST beside the test-mode carrier in the order's shipments and in the shipments list", async () => {
+    const { reference } = await api('GET', `/shipments/${shipmentId}`);
+    await page.goto(`/#/orders/${encodeURIComponent(order.id)}`);
+    await expect(main.getByRole('row').filter({ hasText: reference })).toContainText('TEST');
+    await page.goto('/#/shipments');
+    await expect(main.getByRole('row').filter({ hasText: reference })).toContainText('TEST');
+    await page.goto(`/#/shipments/${encodeURIComponent(shipmentId)}`);
+    await expect(heading).toContainText('Dispatched');
+  });
+
   await test.step('print: the label to the CUPS PDF queue, an A6 page with the item id on it', async () => {
     if (cups.state === 'broken') throw new Error(cups.reason);
     if (cups.state === 'absent') {

@@ -10,6 +10,7 @@ import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useCarriers } from '../../components/CarrierPicker';
+import { CarrierTestBadgeById } from '../../components/TestModeBadge';
 import { productName, serviceNames, useProductNames, type ProductNames } from '../shipments/productNames';
 import { CreateShipmentDialog } from './CreateShipmentDialog';
 import { CancelOrderDialog } from './CancelOrderDialog';
@@ -317,7 +318,7 @@ function OrderShipments({ order, names }: { order: OrderDetail; names: CarrierNa
                     <StatusBadge status={shipment.status} />
                   </td>
                   <td>
-                    {names.carrier(shipment.carrierSettings.carrierId)} ·{' '}
+                    <CarrierTestBadgeById carrierId={shipment.carrierSettings.carrierId} /> {names.carrier(shipment.carrierSettings.carrierId)} ·{' '}
                     {productName(names.products, shipment.carrierSettings.carrierId, shipment.carrierSettings.productId)}
                   </td>
                   <td>{shipment.tracking?.number ?? '—'}</td>

@@ -16,6 +16,8 @@ import { Link } from '../../app/router';
 import { useProductNames } from './productNames';
 import { trackingStatusNames } from './tracking';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
+import { useCarrierCatalogue } from '../../components/TestModeBadge';
+import { inTestMode } from '../../lib/carrierTestMode';
 
 const PAGE_SIZE = 50;
 
@@ -45,7 +47,12 @@ export function ShipmentsScreen() {
   const carriers = useOperation('carriers.list', { params: { orgId }, query: { limit: 100 } });
   const carrierNames = useMemo(() => new Map((carriers.data?.data ?? []).map((carrier) => [carrier.id, carrier.name])), [carriers.data]);
   const productNames = useProductNames(orgId, carriers.data?.data);
-  const columns = useMemo(() => shipmentColumns(carrierNames, productNames), [carrierNames, productNames]);
+  const catalogue = useCarrierCatalogue();
+  const testCarrierIds = useMemo(
+    () => new Set((carriers.data?.data ?? []).filter((carrier) => inTestMode(carrier, catalogue.data)).map((carrier) => carrier.id)),
+    [carriers.data, catalogue.data],
+  );
+  const columns = useMemo(() => shipmentColumns(carrierNames, productNames, testCarrierIds), [carrierNames, productNames, testCarrierIds]);
   const rows = shipments.data?.data ?? [];
 
   // Arriving here puts the cursor in the search with its text selected, so a scan replaces it.

@@ -6,6 +6,7 @@ import { humanize } from '../../lib/format';
 import { Link } from '../../app/router';
 import { productName, type ProductNames } from './productNames';
 import { TrackingBadge } from './tracking';
+import { TestBadge } from '../../components/TestModeBadge';
 
 const column = createColumnHelper<ShipmentListItem>();
 
@@ -16,7 +17,7 @@ const column = createColumnHelper<ShipmentListItem>();
  * (DataTable `fit`), the `.col-…` classes (styles.css, narrower below 1200 px) fix the narrow columns'
  * widths and the names share the rest.
  */
-export function shipmentColumns(carrierNames: ReadonlyMap<string, string>, productNames: ProductNames) {
+export function shipmentColumns(carrierNames: ReadonlyMap<string, string>, productNames: ProductNames, testCarrierIds: ReadonlySet<string> = new Set()) {
   return [
     column.accessor('reference', {
       header: 'Reference',
@@ -49,7 +50,12 @@ export function shipmentColumns(carrierNames: ReadonlyMap<string, string>, produ
       id: 'carrier',
       header: 'Carrier',
       enableSorting: false,
-      cell: (info) => <Truncated text={carrierNames.get(info.getValue()) ?? info.getValue()} />,
+      // TEST beside a carrier booking in its sandbox (decisions §13), so no test label is packed as real.
+      cell: (info) => (
+        <>
+          {testCarrierIds.has(info.getValue()) && <TestBadge />} <Truncated text={carrierNames.get(info.getValue()) ?? info.getValue()} />
+        </>
+      ),
     }),
     column.accessor((row) => row.carrierSettings.productId, {
       id: 'product',
