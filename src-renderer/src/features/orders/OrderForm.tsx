@@ -253,6 +253,9 @@ function OrderForm({
         </span>
       </div>
 
+      <Field label="Service point" error={errors.servicePointId} hint="The carrier's id of the service point the customer chose at checkout, if any">
+        <input value={draft.servicePointId} onChange={(event) => set('servicePointId', event.target.value)} autoComplete="off" />
+      </Field>
       <Field label="Notes" error={errors.notes}>
         <textarea rows={2} value={draft.notes} onChange={(event) => set('notes', event.target.value)} />
       </Field>

@@ -10,6 +10,7 @@ const draft = (more: Partial<OrderDraft> = {}): OrderDraft => ({
   customerName: '',
   customerEmail: '',
   notes: '',
+  servicePointId: '',
   address: noAddress,
   lines: [line({})],
   ...more,
@@ -188,6 +189,16 @@ describe('editing an order', () => {
       unitPrice: 12.5,
     });
     expect(body.orderLines?.[1]).not.toHaveProperty('id');
+  });
+
+  it('shows and sends the service point chosen at checkout; emptied, it is cleared', () => {
+    const original = storedOrder({ servicePointId: '2345678' });
+    const form = draftOfOrder(original);
+    expect(form.servicePointId).toBe('2345678');
+    expect(orderUpdateBody({ ...form, servicePointId: ' 3456789 ' }, original).servicePointId).toBe('3456789');
+    expect(orderUpdateBody({ ...form, servicePointId: '' }, original).servicePointId).toBeNull();
+    expect(orderBody(draft({ servicePointId: '2345678' }), 'och_1').servicePointId).toBe('2345678');
+    expect(orderBody(draft(), 'och_1')).not.toHaveProperty('servicePointId', expect.anything());
   });
 
   it('clears emptied fields with null and keeps the address parts the form does not show', () => {

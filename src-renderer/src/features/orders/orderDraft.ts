@@ -44,6 +44,8 @@ export interface OrderDraft {
   customerName: string;
   customerEmail: string;
   notes: string;
+  /** The service point the customer chose at checkout (decisions §13); order-based shipments take it. */
+  servicePointId: string;
   address: AddressDraft;
   lines: LineDraft[];
 }
@@ -67,7 +69,7 @@ export function emptyLine(currency = ''): LineDraft {
 
 function emptyDraft(): OrderDraft {
   const address = Object.fromEntries(addressFields.map((field) => [field, ''])) as AddressDraft;
-  return { orderChannelId: '', orderNumber: '', customerName: '', customerEmail: '', notes: '', address, lines: [emptyLine()] };
+  return { orderChannelId: '', orderNumber: '', customerName: '', customerEmail: '', notes: '', servicePointId: '', address, lines: [emptyLine()] };
 }
 
 /**
@@ -139,6 +141,7 @@ export function orderBody(draft: OrderDraft, orderChannelId: string): OrderCreat
     customerName: optionalText(draft.customerName),
     customerEmail: optionalText(draft.customerEmail),
     notes: optionalText(draft.notes),
+    servicePointId: optionalText(draft.servicePointId),
     shippingAddress: addressBody(draft.address),
     totalAmount: total?.amount,
     currency: total?.currency,
@@ -156,6 +159,7 @@ export function draftOfOrder(order: OrderDetail): OrderDraft {
     customerName: order.customerName ?? '',
     customerEmail: order.customerEmail ?? '',
     notes: order.notes ?? '',
+    servicePointId: order.servicePointId ?? '',
     address,
     lines: order.orderLines.map(lineDraftOf),
   };
@@ -206,6 +210,7 @@ export function orderUpdateBody(draft: OrderDraft, original: OrderDetail): Order
     customerName: optionalText(draft.customerName) ?? null,
     customerEmail: optionalText(draft.customerEmail) ?? null,
     notes: optionalText(draft.notes) ?? null,
+    servicePointId: optionalText(draft.servicePointId) ?? null,
     shippingAddress: typed ? { province: before?.province, provinceCode: before?.provinceCode, country: before?.country, ...typed } : before ? null : undefined,
     ...(totalFollowsLines ? { totalAmount: total?.amount ?? null, currency: total?.currency ?? null } : {}),
     orderLines: draft.lines.map((line) => ({ ...line.kept, ...(line.id ? { id: line.id } : {}), ...lineBody(line) })),
