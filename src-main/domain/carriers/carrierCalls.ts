@@ -22,9 +22,11 @@ export interface CarrierCall {
   secrets: CarrierSecrets;
 }
 
-/** A call for a saved carrier: its call slots are shared by every send, poll and lookup of it. */
-export function carrierCall(app: AppContext, row: CarrierRow): CarrierCall {
-  const config = adapterConfigOf(app, row);
+/**
+ * A call for a saved carrier: its call slots are shared by every send, poll and lookup of it.
+ * `config` is the row's config already opened, when the caller has it (a booking opened it to check the shipment).
+ */
+export function carrierCall(app: AppContext, row: CarrierRow, config: CarrierConfig = adapterConfigOf(app, row)): CarrierCall {
   return callWith(app, row.orgId, row.id, adapterOfRow(row), config);
 }
 

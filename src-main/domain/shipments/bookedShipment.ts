@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import type { BookedShipment } from '../../carriers/adapter';
 import { parcels } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
@@ -10,11 +10,10 @@ const parcelColumns = { shipmentId: parcels.shipmentId, parcelId: parcels.id, tr
 
 /** A booked shipment as its carrier's void and track see it: numbers and the adapter's own ids. */
 export function bookedShipmentOf(db: ReadDb, row: ShipmentRow): BookedShipment {
-  const booked = db.select(parcelColumns).from(parcels).where(eq(parcels.shipmentId, row.id)).orderBy(asc(parcels.position)).all();
-  return bookedFrom(row, booked);
+  return bookedShipmentsOf(db, [row])[0] as BookedShipment;
 }
 
-/** The same for many shipments with one query of their parcels (the tracking poller's batches). */
+/** The same for many shipments, with one query of their parcels (the tracking poller's batches). */
 export function bookedShipmentsOf(db: ReadDb, rows: readonly ShipmentRow[]): BookedShipment[] {
   if (!rows.length) return [];
   const byShipment = new Map<string, ParcelNumbers[]>(rows.map((row) => [row.id, []]));

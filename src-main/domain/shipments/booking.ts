@@ -290,7 +290,7 @@ export async function callCarrier(app: AppContext, prepared: PreparedBooking): P
   await durable(app.db);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const { adapter, context } = carrierCall(app, prepared.carrierRow);
+  const { adapter, context } = carrierCall(app, prepared.carrierRow, prepared.config);
   let result: BookingResult | null = null;
   let found = false;
   try {
