@@ -29,6 +29,10 @@ export const orgs = sqliteTable('orgs', {
   country: text('country'),
   plan: text('plan').notNull().default('starter'),
   overageEnabled: bool('overage_enabled').notNull().default(false),
+  /** The organization's own words printed on every packing slip (how to send something back). */
+  returnInstructions: text('return_instructions'),
+  /** The first-day checklist: steps the user skipped and whether it was closed (issue 20). */
+  onboarding: json<{ skipped: string[]; closed: boolean }>('onboarding'),
   /** Per-org counters for generated shipment references and local tracking numbers. */
   shipmentSeq: integer('shipment_seq').notNull().default(0),
   trackingSeq: integer('tracking_seq').notNull().default(0),
@@ -301,6 +305,8 @@ export const orderLines = sqliteTable(
     provinceOfOrigin: text('province_of_origin'),
     barcode: text('barcode'),
     vendor: text('vendor'),
+    /** The bin the item is picked from; pick lists group by it and parcel lines copy it. */
+    location: text('location'),
     requiresShipping: bool('requires_shipping').notNull().default(true),
     taxable: bool('taxable').notNull().default(true),
     giftCard: bool('gift_card').notNull().default(false),
