@@ -383,6 +383,8 @@ export const shipments = sqliteTable(
       .on(t.trackingDueAt)
       .where(sql`tracking_due_at IS NOT NULL`),
     index('shipments_org_tracking_status').on(t.orgId, t.trackingStatus, t.createdAt, t.id),
+    // A scanned label's barcode finds its shipment (issue 20): the shipment's and each parcel's numbers.
+    index('shipments_org_tracking_number').on(t.orgId, t.trackingNumber),
   ],
 );
 
@@ -426,7 +428,15 @@ export const parcels = sqliteTable(
     trackingNumber: text('tracking_number'),
     parcelNumber: text('parcel_number'),
   },
-  (t) => [index('parcels_shipment').on(t.shipmentId, t.position)],
+  (t) => [
+    index('parcels_shipment').on(t.shipmentId, t.position),
+    index('parcels_tracking_number')
+      .on(t.trackingNumber)
+      .where(sql`tracking_number IS NOT NULL`),
+    index('parcels_parcel_number')
+      .on(t.parcelNumber)
+      .where(sql`parcel_number IS NOT NULL`),
+  ],
 );
 
 export const parcelOrderLines = sqliteTable(

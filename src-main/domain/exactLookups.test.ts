@@ -90,3 +90,35 @@ it('orderNumber= finds that number in every channel of the organization and nowh
     expect(plan).not.toContain('orders_org_created');
   }
 });
+
+it('code= finds the shipment whose label prints that barcode: its tracking number or a parcel number, on indexes', async () => {
+  const { call } = await orgWithDoor('Codes');
+  const address = await call('senderAddresses.create', { body: senderAddressBody() });
+  const carrier = await call('carriers.create', { body: { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id } });
+  const sent = [];
+  for (const reference of ['C-1', 'C-2']) {
+    const shipment = await call('shipments.create', { body: shipmentBody(carrier.id, { reference }) });
+    await call('shipments.send', { params: { shipmentId: shipment.id } });
+    // The detail comes as its stored JSON text (the read cache); the list as an object.
+    const read = await call('shipments.get', { params: { shipmentId: shipment.id } });
+    sent.push(typeof read.text === 'string' ? JSON.parse(read.text) : read);
+  }
+  const [first, second] = sent;
+  expect(first.tracking?.number).toBeTruthy();
+
+  recording.takeLookups();
+  const byTracking = await call('shipments.list', { query: { code: first.tracking.number } });
+  expect(byTracking.data.map((item: { id: string }) => item.id)).toEqual([first.id]);
+  const plan = plansOfLookups('shipments').join(' ');
+  expect(plan).toContain('shipments_org_tracking_number');
+  expect(plan).not.toContain('shipments_org_created');
+
+  const parcelNumber = second.parcels[0].trackingNumber;
+  expect(parcelNumber).toBeTruthy();
+  const byParcel = await call('shipments.list', { query: { code: parcelNumber } });
+  expect(byParcel.data.map((item: { id: string }) => item.id)).toEqual([second.id]);
+  expect(plansOfLookups('parcels').join(' ') + plansOfLookups('shipments').join(' ')).toContain('parcels_tracking_number');
+  // Exact: a part of a code, or another case, finds nothing.
+  expect((await call('shipments.list', { query: { code: first.tracking.number.slice(0, -1) } })).data).toEqual([]);
+  expect((await call('shipments.list', { query: { code: first.tracking.number.toLowerCase() + 'x' } })).data).toEqual([]);
+});

@@ -422,6 +422,11 @@ export const shipmentListQuery = pageQuery.extend({
   search: searchText(),
   /** Exactly this reference, case and all: a scanned label, found on an index however many shipments there are. */
   reference: requiredText().optional(),
+  /**
+   * Exactly this barcode from a shipment's labels: its tracking number or a parcel's own tracking
+   * or parcel number, case and all — a scanned label finds its shipment on an index (issue 20).
+   */
+  code: requiredText().optional(),
   orderId: id().optional(),
   /** One tracking status, or several by repeating the key (`?trackingStatus=in_transit&trackingStatus=exception`). */
   trackingStatus: z

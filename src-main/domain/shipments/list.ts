@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Page } from '../../../src-shared/schemas/common';
 import type { ShipmentListItem, shipmentListQuery } from '../../../src-shared/schemas/shipment';
-import { senderAddresses, shipmentCounts, shipments } from '../../db/schema';
+import { parcels, senderAddresses, shipmentCounts, shipments } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
@@ -22,11 +22,12 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
   if (query.orderId) filters.push(eq(shipments.orderId, query.orderId));
   if (query.search) filters.push(containsCode(shipments.reference, query.search));
   if (query.reference) filters.push(eq(shipments.reference, query.reference));
+  if (query.code) filters.push(carriesCode(app.db, orgId, query.code));
   // On the (org, tracking status, created) index; a shipment never booked has no tracking status.
   if (query.trackingStatus) filters.push(inArray(shipments.trackingStatus, query.trackingStatus));
   const where = and(...filters);
   const total =
-    query.search || query.orderId || query.reference || query.trackingStatus
+    query.search || query.orderId || query.reference || query.code || query.trackingStatus
       ? (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0)
       : countedShipments(app.db, orgId, query.status);
   return paginate(query, total, (limit, offset) => {
@@ -69,6 +70,27 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
         ...(shipment.trackingStatus ? { trackingStatus: shipment.trackingStatus as NonNullable<ShipmentListItem['trackingStatus']> } : {}),
       }));
   });
+}
+
+/** A shipment whose labels print this code: its own tracking number or one of its parcels' numbers. */
+function carriesCode(db: ReadDb, orgId: string, code: string): SQL {
+  // The few ids first, each on its own index: with an OR in the list's query, SQLite walks every
+  // shipment of the organization in the list's order instead.
+  const ids = new Set([
+    ...db
+      .select({ id: shipments.id })
+      .from(shipments)
+      .where(and(eq(shipments.orgId, orgId), eq(shipments.trackingNumber, code)))
+      .all()
+      .map((row) => row.id),
+    ...db
+      .select({ id: parcels.shipmentId })
+      .from(parcels)
+      .where(or(eq(parcels.trackingNumber, code), eq(parcels.parcelNumber, code)))
+      .all()
+      .map((row) => row.id),
+  ]);
+  return inArray(shipments.id, [...ids]);
 }
 
 /** The trigger-maintained count (migration 0002): O(1) however many shipments there are. */
