@@ -84,6 +84,9 @@ test('pack: scan an order, shipment by rule, send and print; repeats ignored, fo
   const box = page.getByLabel('Scan an order or a shipment');
   await expect(box).toBeFocused();
   const main = page.getByRole('main');
+  // This station sends without checking items (scan-to-verify is e2e/pack-verify.spec.ts).
+  await main.getByRole('checkbox', { name: /Check items by scanning/ }).uncheck();
+  await expect(box).toBeFocused();
   const result = main.locator('.pack-result');
   const log = main.getByRole('table', { name: 'Scans this session, newest first' });
 
@@ -253,6 +256,9 @@ test.describe('a packing station at 1024 × 768', () => {
     const box = page.getByLabel('Scan an order or a shipment');
     await expect(box).toBeFocused();
     const main = page.getByRole('main');
+    // Stations that send without checking items (scan-to-verify is e2e/pack-verify.spec.ts).
+    await main.getByRole('checkbox', { name: /Check items by scanning/ }).uncheck();
+    await expect(box).toBeFocused();
     /** The print jobs of a shipment, from the server's log. */
     const jobsOf = async (reference: string) => {
       const [shipment] = (await call('GET', `/shipments?reference=${reference}`)).data;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Shipment } from '../../../../src-shared/schemas/shipment';
 import { useOrgId } from '../../lib/session';
 import { stripControlCharacters, useScanReader, REPEAT_WINDOW_MS } from '../../lib/scan';
@@ -12,7 +12,10 @@ import { productName, useProductNames } from '../shipments/productNames';
 import { useShipmentList } from '../shipments/listState';
 import { useOrderList } from '../orders/listState';
 import { canReprint, canSendNow, printSummary, type PackLink, type PackProblem, type PackResult } from './packFlow';
-import { usePack, type ScanLogEntry } from './packStore';
+import { activeVerification, usePack, type ScanLogEntry } from './packStore';
+import { ShortPackDialog, VerifyPanel } from './VerifyPanel';
+import { useCueSound } from './cueSound';
+import type { Verification } from './verification';
 import { refocusIfLost, useScanFocus, useScanInDialog } from './useScanFocus';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 import { client } from '../../lib/api';
@@ -38,24 +41,58 @@ export function PackScreen() {
   const [printing, setPrinting] = useState(false);
   const canPack = useCanWrite('shipments');
 
+  const [shortPack, setShortPack] = useState(false);
   const current = pack.current?.orgId === orgId ? pack.current.result : null;
+  const checking = activeVerification(pack, orgId);
   const log = pack.log.filter((entry) => entry.orgId === orgId);
   const working = log.find((entry) => entry.tone === 'working');
+  useCueSound(pack.cue);
 
+  /** Enter in the empty box or the send button: a checked shipment with units left asks first (short pack). */
+  const confirm = () => {
+    if (pack.confirmSend(orgId) === 'short') setShortPack(true);
+  };
   const reader = useScanReader({
     onScan: (code) => pack.scan(orgId, code),
     onRepeat: (code) => pack.repeat(orgId, code),
     // No scanner sends a bare Enter: it is the packer confirming the shipment on screen.
-    onEmptyEnter: () => pack.confirmSend(orgId),
+    onEmptyEnter: confirm,
     clearAfterScan: true,
   });
+  /**
+   * While items are checked, keys on the empty box act on them: Backspace or Ctrl+Z takes the last
+   * tick back, F2 or + starts the next box. A box with text in it types as ever.
+   */
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    const empty = event.currentTarget.value === '';
+    if (checking && empty && (event.key === 'Backspace' || (event.key.toLowerCase() === 'z' && (event.ctrlKey || event.metaKey)))) {
+      event.preventDefault();
+      pack.undoTick(orgId);
+      return;
+    }
+    if (checking && (event.key === 'F2' || (empty && event.key === '+'))) {
+      event.preventDefault();
+      pack.startNextBox(orgId);
+      return;
+    }
+    reader.onKeyDown(event);
+  };
 
   // A result replaces the one whose buttons may have held the focus.
-  useEffect(() => refocusIfLost(focusScan), [current, pack.pending, focusScan]);
+  useEffect(() => refocusIfLost(focusScan), [current, pack.pending, pack.verification, focusScan]);
 
   const send = () => {
-    pack.confirmSend(orgId);
+    confirm();
     focusScan();
+  };
+  const closeShortPack = () => {
+    setShortPack(false);
+    requestAnimationFrame(focusScan);
+  };
+  const sendShort = () => {
+    setShortPack(false);
+    pack.confirmSend(orgId, { short: true });
+    requestAnimationFrame(focusScan);
   };
   const rebook = () => {
     pack.confirmSend(orgId, { confirmRebook: true });
@@ -73,6 +110,7 @@ export function PackScreen() {
     useCallback(
       (code: string) => {
         closePrint();
+        setShortPack(false);
         scan(orgId, code);
       },
       [closePrint, scan, orgId],
@@ -107,6 +145,17 @@ export function PackScreen() {
           />{' '}
           Send and print on scan <small className="muted">(this station)</small>
         </label>
+        <label className="check pack-setting">
+          <input
+            type="checkbox"
+            checked={pack.verify}
+            onChange={(event) => {
+              pack.setVerify(event.target.checked);
+              focusScan();
+            }}
+          />{' '}
+          Check items by scanning <small className="muted">(this station)</small>
+        </label>
       </header>
 
       <div className="pack-scan">
@@ -121,7 +170,7 @@ export function PackScreen() {
           autoCorrect="off"
           autoCapitalize="off"
           spellCheck={false}
-          placeholder="Order number or shipment reference"
+          placeholder={checking ? 'Item, weight, or the next order' : 'Order number or shipment reference'}
           aria-describedby={hintId}
           aria-keyshortcuts="Enter"
           onInput={(event) => {
@@ -131,12 +180,14 @@ export function PackScreen() {
             const clean = stripControlCharacters(box.value);
             if (clean !== box.value) box.value = clean;
           }}
-          onKeyDown={reader.onKeyDown}
+          onKeyDown={onKeyDown}
         />
         <p id={hintId} className="muted">
-          {pack.sendOnScan
-            ? 'A scanned order gets its shipment by its shipping rule, sent and its label printed at once.'
-            : 'A scanned order gets its shipment by its shipping rule; Enter (in the empty box) sends it and prints the label.'}{' '}
+          {checking
+            ? 'Scan each item (SKU or barcode) as it goes into the box; a weight from the scale weighs the open box. F2 starts the next box, Backspace takes the last item back, Enter sends.'
+            : pack.sendOnScan
+              ? 'A scanned order gets its shipment by its shipping rule, sent and its label printed at once.'
+              : 'A scanned order gets its shipment by its shipping rule; Enter (in the empty box) sends it and prints the label.'}{' '}
           The same code read twice within {REPEAT_WINDOW_MS} ms counts once.
         </p>
       </div>
@@ -154,7 +205,24 @@ export function PackScreen() {
           onSend={send}
           onRebook={rebook}
           onPrint={() => setPrinting(true)}
+          verify={
+            checking && {
+              verification: checking,
+              onUndo: () => {
+                pack.undoTick(orgId);
+                focusScan();
+              },
+              onNextBox: () => {
+                pack.startNextBox(orgId);
+                focusScan();
+              },
+            }
+          }
         />
+      )}
+
+      {current?.kind === 'shipment' && (
+        <ShortPackDialog open={shortPack} reference={current.shipment.reference} verification={checking} onConfirm={sendShort} onCancel={closeShortPack} />
       )}
 
       <ScanLog entries={log} />
@@ -193,6 +261,7 @@ function PackResultCard({
   onSend,
   onRebook,
   onPrint,
+  verify,
 }: {
   orgId: string;
   result: PackResult;
@@ -200,6 +269,7 @@ function PackResultCard({
   onSend: () => void;
   onRebook: () => void;
   onPrint: () => void;
+  verify: VerifyProps | null;
 }) {
   const titleId = useId();
   if (result.kind === 'nothing') {
@@ -218,7 +288,16 @@ function PackResultCard({
       </section>
     );
   }
-  return <ShipmentResult orgId={orgId} result={result} titleId={titleId} sending={sending} onSend={onSend} onRebook={onRebook} onPrint={onPrint} />;
+  return (
+    <ShipmentResult orgId={orgId} result={result} titleId={titleId} sending={sending} onSend={onSend} onRebook={onRebook} onPrint={onPrint} verify={verify} />
+  );
+}
+
+/** The items being checked, and the keys' buttons, for the shipment card. */
+interface VerifyProps {
+  verification: Verification;
+  onUndo: () => void;
+  onNextBox: () => void;
 }
 
 function ShipmentResult({
@@ -229,6 +308,7 @@ function ShipmentResult({
   onSend,
   onRebook,
   onPrint,
+  verify,
 }: {
   orgId: string;
   result: Extract<PackResult, { kind: 'shipment' }>;
@@ -237,7 +317,9 @@ function ShipmentResult({
   onSend: () => void;
   onRebook: () => void;
   onPrint: () => void;
+  verify: VerifyProps | null;
 }) {
+  const cue = usePack((state) => state.cue);
   const [confirmRebook, setConfirmRebook] = useState(false);
   const { shipment, order } = result;
   const carriers = useCarriers();
@@ -275,8 +357,11 @@ function ShipmentResult({
       <PrintLine result={result} />
       {!sendable && !result.sent && statusAdvice(shipment) && <p>{statusAdvice(shipment)}</p>}
       {result.problem && <ProblemBody problem={result.problem} titleId={`${titleId}-problem`} level={3} />}
+      {verify && (
+        <VerifyPanel verification={verify.verification} cue={cue} sending={sending} onUndo={verify.onUndo} onNextBox={verify.onNextBox} onSend={onSend} />
+      )}
       <div className="actions pack-actions">
-        {sendable && (
+        {sendable && !verify && (
           <button type="button" className="primary pack-send" onClick={onSend} disabled={sending} aria-keyshortcuts="Enter">
             {sending ? 'Sending…' : shipment.status === 'error' ? 'Send again and print' : 'Send and print'} <kbd aria-hidden="true">Enter</kbd>
           </button>
@@ -355,6 +440,7 @@ function PackServicePoint({ orgId, shipment, receiver }: { orgId: string; shipme
 function kicker(result: Extract<PackResult, { kind: 'shipment' }>): string {
   const { order, shipment } = result;
   const rule = shipment.shippingRule ? ` by rule “${shipment.shippingRule.name}”` : '';
+  if (result.byLabel) return `Shipment found by the barcode “${result.code}” on its label${order ? `, of order ${order.orderNumber}` : ''}`;
   if (!order) return `Shipment found by its reference “${result.code}”`;
   if (result.made && result.sent) return `Order ${order.orderNumber}: shipment made${rule} and sent`;
   if (result.made) return `Order ${order.orderNumber}: shipment made${rule}, not sent yet`;

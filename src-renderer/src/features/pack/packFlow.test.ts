@@ -74,6 +74,16 @@ describe('what a scanned code names', () => {
     expect(scanTarget('XYZ', { orders: [], shipments: [] })).toEqual({ kind: 'nothing', code: 'XYZ' });
   });
 
+  it('is the shipment whose label carries it (a tracking or parcel number), when no order or reference is it', () => {
+    expect(scanTarget('LOC000123', { orders: [], shipments: [], labelShipments: [listItem('shp_7')] })).toEqual({
+      kind: 'shipment',
+      shipment: listItem('shp_7'),
+      byLabel: true,
+    });
+    const two = scanTarget('LOC000123', { orders: [], shipments: [], labelShipments: [listItem('shp_7'), listItem('shp_8')] });
+    expect(two).toMatchObject({ kind: 'problem', problem: { title: '2 shipments have LOC000123 on their labels' } });
+  });
+
   it('is a choice, never a guess, when two orders share the number (two channels)', () => {
     const target = scanTarget('1001', { orders: [orderSummary('ord_1'), orderSummary('ord_2')], shipments: [listItem('shp_1', '1001')] });
     expect(target.kind).toBe('problem');

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../../src-shared/errors';
-import type { OrderDetail, OrderSummary } from '../../../../src-shared/schemas/order';
+import type { OrderDetail, OrderLine, OrderSummary } from '../../../../src-shared/schemas/order';
 import type { PrintJob } from '../../../../src-shared/schemas/printing';
 import type { Shipment, ShipmentListItem, ShipmentStatus } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
@@ -9,6 +9,7 @@ import { describeError } from '../../components/ErrorNotice';
 import { printGroups, rememberedPrinter, sendBodyOf } from '../shipments/printerChoice';
 import { sendFailureStep } from '../../lib/sendFailure';
 import { canSend } from '../shipments/lifecycle';
+import { startVerification } from './verification';
 
 /**
  * What a scan on the pack screen does (USERS 5), without the screen: find what the code names, make
@@ -50,6 +51,10 @@ export type PackResult =
       code: string;
       shipment: Shipment;
       order: { id: string; orderNumber: string } | null;
+      /** The order's lines, with the barcodes the items carry, for checking them (scan-to-verify); absent without an order. */
+      orderLines?: OrderLine[] | null;
+      /** Found by a barcode on its label (a tracking or parcel number), not by its reference. */
+      byLabel?: boolean;
       /** Made by this scan from the order. */
       made: boolean;
       /** Sent by this scan or its confirmation. */
@@ -89,16 +94,24 @@ function problemOf(error: unknown, title?: string): PackProblem {
   };
 }
 
-/** Orders and shipments the code names exactly: an order number, a shipment reference. */
-export async function lookUp(orgId: string, code: string): Promise<{ orders: OrderSummary[]; shipments: ShipmentListItem[] }> {
+/**
+ * Orders and shipments the code names exactly: an order number, a shipment reference, else a barcode
+ * on a shipment's label (its tracking number or a parcel's number, `code=`).
+ */
+export async function lookUp(
+  orgId: string,
+  code: string,
+): Promise<{ orders: OrderSummary[]; shipments: ShipmentListItem[]; labelShipments?: ShipmentListItem[] }> {
   // Exact first: answered from an index however many orders and shipments there are (a search
-  // reads them all: a second on a million shipments).
+  // reads them all: a second on a million shipments). The label barcode is asked at the same time.
   if (code.length <= 1000) {
-    const [orders, shipments] = await Promise.all([
+    const [orders, shipments, labels] = await Promise.all([
       client.call('orders.list', { params: { orgId }, query: { orderNumber: code, limit: 100 } }),
       client.call('shipments.list', { params: { orgId }, query: { reference: code, limit: 100 } }),
+      client.call('shipments.list', { params: { orgId }, query: { code, limit: 100 } }),
     ]);
     if (orders.data.length || shipments.data.length) return { orders: orders.data, shipments: shipments.data };
+    if (labels.data.length) return { orders: [], shipments: [], labelShipments: labels.data };
   }
   // Nothing is exactly this code: a scanner left in caps lock types "shp-000123"; search, and take
   // what matches the code in another case.
@@ -137,14 +150,15 @@ export async function readPrintState(orgId: string, shipment: Shipment): Promise
  * the order's rule or the matching rule (no carrier is chosen here, decisions §5), sent at once when
  * `sendOnScan`.
  */
-export async function packOrder(orgId: string, code: string, found: OrderSummary, sendOnScan: boolean): Promise<PackResult> {
+export async function packOrder(orgId: string, code: string, found: OrderSummary, options: ScanOptions): Promise<PackResult> {
   const order = await client.call('orders.get', { params: { orgId, orderId: found.id } });
   const ref = { id: order.id, orderNumber: order.orderNumber };
+  const orderLines = order.orderLines;
   const step = orderStep(order);
   if (step.kind === 'problem') return { kind: 'problem', code, problem: step.problem };
   if (step.kind === 'open') {
     const shipment = await client.call('shipments.get', { params: { orgId, shipmentId: step.shipmentId } });
-    return { kind: 'shipment', code, shipment, order: ref, made: false, sent: false, print: null, otherOpen: step.otherOpen, problem: null };
+    return { kind: 'shipment', code, shipment, order: ref, orderLines, made: false, sent: false, print: null, otherOpen: step.otherOpen, problem: null };
   }
 
   let shipment: Shipment;
@@ -153,8 +167,18 @@ export async function packOrder(orgId: string, code: string, found: OrderSummary
   } catch (error) {
     return { kind: 'problem', code, problem: createProblem(error, ref) };
   }
-  const made: PackResult = { kind: 'shipment', code, shipment, order: ref, made: true, sent: false, print: null, otherOpen: 0, problem: null };
-  return sendOnScan ? sendAndPrint(orgId, made) : made;
+  const made: PackResult = { kind: 'shipment', code, shipment, order: ref, orderLines, made: true, sent: false, print: null, otherOpen: 0, problem: null };
+  // A shipment whose items are to be checked is sent when they are, never on the order's scan.
+  const checked = options.verify && startVerification(shipment, orderLines) !== null;
+  return options.sendOnScan && !checked ? sendAndPrint(orgId, made) : made;
+}
+
+/** The station's settings a scan follows. */
+export interface ScanOptions {
+  /** "Send and print on scan": a new shipment with nothing to check is sent at once. */
+  sendOnScan: boolean;
+  /** "Check items by scanning": a shipment whose items carry codes is checked before it is sent. */
+  verify: boolean;
 }
 
 /**
@@ -315,7 +339,7 @@ export function sendProblem(error: unknown, shipment: Shipment): PackProblem {
 }
 
 /** A scanned shipment reference: the shipment, with what was printed for it so far. */
-export async function showShipment(orgId: string, code: string, found: ShipmentListItem): Promise<PackResult> {
+export async function showShipment(orgId: string, code: string, found: ShipmentListItem, byLabel = false): Promise<PackResult> {
   const shipment = await client.call('shipments.get', { params: { orgId, shipmentId: found.id } });
   const order = shipment.orderId ? await client.call('orders.get', { params: { orgId, orderId: shipment.orderId } }).catch(() => null) : null;
   return {
@@ -323,6 +347,8 @@ export async function showShipment(orgId: string, code: string, found: ShipmentL
     code,
     shipment,
     order: order ? { id: order.id, orderNumber: order.orderNumber } : null,
+    orderLines: order?.orderLines ?? null,
+    ...(byLabel ? { byLabel } : {}),
     made: false,
     sent: false,
     print: await readPrintState(orgId, shipment),
@@ -332,11 +358,11 @@ export async function showShipment(orgId: string, code: string, found: ShipmentL
 }
 
 /** The whole scan: what the code names, then the order's or the shipment's way. */
-export async function runScan(orgId: string, code: string, sendOnScan: boolean): Promise<PackResult> {
+export async function runScan(orgId: string, code: string, options: ScanOptions): Promise<PackResult> {
   try {
     const target = scanTarget(code, await lookUp(orgId, code));
-    if (target.kind === 'order') return await packOrder(orgId, code, target.order, sendOnScan);
-    if (target.kind === 'shipment') return await showShipment(orgId, code, target.shipment);
+    if (target.kind === 'order') return await packOrder(orgId, code, target.order, options);
+    if (target.kind === 'shipment') return await showShipment(orgId, code, target.shipment, target.byLabel);
     return target;
   } catch (error) {
     return { kind: 'problem', code, problem: problemOf(error, `The scan of ${code} could not be handled`) };
@@ -349,8 +375,11 @@ export async function runScan(orgId: string, code: string, sendOnScan: boolean):
  */
 export function scanTarget(
   code: string,
-  found: { orders: readonly OrderSummary[]; shipments: readonly ShipmentListItem[] },
-): { kind: 'order'; order: OrderSummary } | { kind: 'shipment'; shipment: ShipmentListItem } | Extract<PackResult, { kind: 'problem' | 'nothing' }> {
+  found: { orders: readonly OrderSummary[]; shipments: readonly ShipmentListItem[]; labelShipments?: readonly ShipmentListItem[] },
+):
+  | { kind: 'order'; order: OrderSummary }
+  | { kind: 'shipment'; shipment: ShipmentListItem; byLabel?: boolean }
+  | Extract<PackResult, { kind: 'problem' | 'nothing' }> {
   const [order, ...moreOrders] = found.orders;
   if (order && moreOrders.length > 0) {
     return {
@@ -377,6 +406,20 @@ export function scanTarget(
     };
   }
   if (shipment) return { kind: 'shipment', shipment };
+  // A label barcode names one shipment; two (a number a carrier used again) are a choice.
+  const [labelled, ...moreLabelled] = found.labelShipments ?? [];
+  if (labelled && moreLabelled.length > 0) {
+    return {
+      kind: 'problem',
+      code,
+      problem: {
+        title: `${(found.labelShipments ?? []).length} shipments have ${code} on their labels`,
+        detail: 'Open the right one from the shipments list.',
+        link: { to: '/shipments', label: 'Show them in Shipments', search: { list: 'shipments', text: code } },
+      },
+    };
+  }
+  if (labelled) return { kind: 'shipment', shipment: labelled, byLabel: true };
   return { kind: 'nothing', code };
 }
 

@@ -1,11 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The store reaches the client (lib/api.ts), which looks for Electron's bridge on `window` as it loads.
 vi.hoisted(() => vi.stubGlobal('window', {}));
 
-import { shipment } from '../../testing/shipmentFixtures';
+import { orderLine, parcel, shipment } from '../../testing/shipmentFixtures';
 import type { PackResult } from './packFlow';
-import { restoreLog, shownToSend, type KeptLog } from './packStore';
+import { activeVerification, restoreLog, shownToSend, usePack, verificationFor, type KeptLog } from './packStore';
+import { progress, ticked } from './verification';
 
 const shown = (status: 'pending' | 'error' | 'dispatched' = 'pending'): PackResult => ({
   kind: 'shipment',
@@ -68,3 +69,132 @@ describe('the scan list after a reload', () => {
     expect(cut).toMatchObject({ id: 41, code: '1002', tone: 'bad', text: 'The page was reloaded before this was done: scan it again to see where it stands' });
   });
 });
+
+describe('checking items in the pack store', () => {
+  // A pending shipment of 2 mugs and a teapot, with the order's lines (the mug's barcode, weights).
+  // Each test its own shipment: a check left unfinished is kept by shipment for the session.
+  let shipmentId = 'shp_0';
+  beforeEach(() => {
+    shipmentId = `shp_${Math.random().toString(36).slice(2)}`;
+  });
+  const result = (): Extract<PackResult, { kind: 'shipment' }> => ({
+    kind: 'shipment',
+    code: 'A-1001',
+    shipment: shipment({ id: shipmentId, parcels: [parcel('prc_1', [orderLine('pol_mug', 'MUG-01', 2), orderLine('pol_pot', 'POT-01', 1)])] }),
+    order: { id: 'ord_1', orderNumber: 'A-1001' },
+    orderLines: [
+      { ...orderLineOf('MUG-01'), name: 'Stoneware mug', barcode: '5701234567899', weight: 0.4, weightUnit: 'kg' },
+      { ...orderLineOf('POT-01'), weight: 1.2, weightUnit: 'kg' },
+    ],
+    made: true,
+    sent: false,
+    print: null,
+    otherOpen: 0,
+    problem: null,
+  });
+  const show = () => {
+    const shown = result();
+    usePack.setState({
+      current: { orgId: 'org_1', entryId: 1, result: shown },
+      verification: verificationFor(shown, true),
+      pending: 0,
+      sending: false,
+      cue: null,
+    });
+  };
+  /** Scans in turn and waits until the store has handled them. */
+  const scan = async (...codes: string[]) => {
+    for (const code of codes) usePack.getState().scan('org_1', code);
+    await vi.waitFor(() => expect(usePack.getState().pending).toBe(0));
+  };
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 10));
+  const checking = () => activeVerification(usePack.getState(), 'org_1');
+
+  it('starts for a sendable shipment with codes when the station checks items, not otherwise', () => {
+    expect(verificationFor(result(), true)?.lines).toHaveLength(2);
+    expect(verificationFor(result(), false)).toBeNull();
+    expect(verificationFor({ ...result(), shipment: shipment({ status: 'dispatched' }) }, true)).toBeNull();
+  });
+
+  it('ticks an item per scan, in the order read, with a right cue', async () => {
+    show();
+    await scan('MUG-01', '5701234567899');
+    const verification = checking();
+    expect(verification && ticked(verification, 'pol_mug')).toBe(2);
+    expect(usePack.getState().cue).toMatchObject({ tone: 'right', text: 'MUG-01 Stoneware mug: 2 of 2, box 1. 2 of 3 units packed.' });
+  });
+
+  it('says too many and counts nothing past a line’s quantity', async () => {
+    show();
+    await scan('POT-01', 'POT-01');
+    expect(usePack.getState().cue).toMatchObject({ tone: 'too-many' });
+    expect(progress(checking() ?? fail()).ticked).toBe(1);
+  });
+
+  it('undoes the last tick and starts a next box only when the open one holds something', async () => {
+    show();
+    usePack.getState().startNextBox('org_1');
+    await settled();
+    expect(usePack.getState().cue).toMatchObject({ tone: 'wrong', text: 'Box 1 is still empty: scan an item into it first.' });
+    await scan('MUG-01');
+    usePack.getState().startNextBox('org_1');
+    await settled();
+    expect(checking()?.weights).toHaveLength(2);
+    await scan('MUG-01');
+    usePack.getState().undoTick('org_1');
+    await settled();
+    expect(usePack.getState().cue?.text).toBe('Undone: MUG-01, now 1 of 3 packed.');
+    expect(progress(checking() ?? fail()).ticked).toBe(1);
+  });
+
+  it('weighs the open box from a scale reading', async () => {
+    show();
+    await scan('MUG-01', '1,35 kg');
+    expect(checking()?.weights).toEqual([{ weight: 1.35, weightUnit: 'kg' }]);
+    expect(usePack.getState().cue).toMatchObject({ tone: 'info', text: 'Box 1 weighs 1.35 kg.' });
+  });
+
+  it('asks before a short pack, and sends nothing while nothing is packed', async () => {
+    show();
+    expect(usePack.getState().confirmSend('org_1')).toBe(false);
+    expect(usePack.getState().cue).toMatchObject({ tone: 'wrong', text: 'Nothing is packed yet: scan the items of SHP-000001 first.' });
+    await scan('MUG-01');
+    expect(usePack.getState().confirmSend('org_1')).toBe('short');
+    expect(usePack.getState().sending).toBe(false);
+  });
+
+  it('keeps a check left for another order, to go on with it when the order is scanned again', async () => {
+    show();
+    await scan('MUG-01');
+    expect(ticked(verificationFor(result(), true) ?? fail(), 'pol_mug')).toBe(1);
+  });
+});
+
+function fail(): never {
+  throw new Error('no verification');
+}
+
+function orderLineOf(sku: string) {
+  return {
+    id: `oln_${sku}`,
+    name: sku,
+    quantity: 1,
+    sku,
+    unitPrice: null,
+    totalPrice: null,
+    currency: null,
+    weight: null,
+    weightUnit: null,
+    variantId: null,
+    productId: null,
+    imageUrl: null,
+    hsCode: null,
+    countryOfOrigin: null,
+    provinceOfOrigin: null,
+    barcode: null,
+    vendor: null,
+    requiresShipping: true,
+    taxable: true,
+    giftCard: false,
+  };
+}
