@@ -144,7 +144,7 @@ test('check every item into two boxes, weigh them on the scale, and the last ite
 
   await test.step('Backspace takes the last tick back: that mug goes into the second box instead', async () => {
     await page.keyboard.press('Backspace');
-    await expect(cue).toHaveText('Undone: MUG-01, now 1 of 3 packed.');
+    await expect(cue).toHaveText('Taken back: one MUG-01, 1 of 2 now. 1 of 3 units packed.');
     await expect(items.getByRole('row').filter({ hasText: 'MUG-01' })).toContainText('1 of 2');
     await scale(page, '0,55 kg'); // box 1 on the scale
     await expect(cue).toHaveText('Box 1 weighs 0.55 kg.');

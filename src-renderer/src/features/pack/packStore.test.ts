@@ -143,7 +143,7 @@ describe('checking items in the pack store', () => {
     await scan('MUG-01');
     usePack.getState().undoTick('org_1');
     await settled();
-    expect(usePack.getState().cue?.text).toBe('Undone: MUG-01, now 1 of 3 packed.');
+    expect(usePack.getState().cue?.text).toBe('Taken back: one MUG-01, 1 of 2 now. 1 of 3 units packed.');
     expect(progress(checking() ?? fail()).ticked).toBe(1);
   });
 
@@ -160,6 +160,21 @@ describe('checking items in the pack store', () => {
     expect(usePack.getState().cue).toMatchObject({ tone: 'wrong', text: 'Nothing is packed yet: scan the items of SHP-000001 first.' });
     await scan('MUG-01');
     expect(usePack.getState().confirmSend('org_1')).toBe('short');
+    expect(usePack.getState().sending).toBe(false);
+  });
+
+  it('asks for the weight of a box nothing weighs before sending it', async () => {
+    const unweighed = result();
+    unweighed.shipment = shipment({ id: shipmentId, parcels: [parcel('prc_1', [orderLine('pol_mug', 'MUG-01', 1)], { weight: 0 })] });
+    unweighed.orderLines = [orderLineOf('MUG-01')];
+    usePack.setState({ current: { orgId: 'org_1', entryId: 1, result: unweighed }, verification: verificationFor(unweighed, true), cue: null });
+    await scan('MUG-01');
+    expect(usePack.getState().cue).toMatchObject({
+      tone: 'info',
+      text: 'Every item is packed. Weigh box 1: put it on the scale or type its weight, e.g. 1.25 kg.',
+    });
+    expect(usePack.getState().confirmSend('org_1')).toBe(false);
+    expect(usePack.getState().cue?.text).toBe('Weigh box 1 first: put it on the scale or type its weight, e.g. 1.25 kg.');
     expect(usePack.getState().sending).toBe(false);
   });
 

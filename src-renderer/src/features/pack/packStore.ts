@@ -12,6 +12,7 @@ import {
   startVerification,
   stillFits,
   tick,
+  ticked,
   unweighedBoxes,
   undo,
   verifyCodesOf,
@@ -221,6 +222,9 @@ export const usePack = create<PackState>()(
           const done = await finishVerified(orgId, current.result, verification, confirmRebook);
           keep(done.verification);
           settle(orgId, entryId, done.result);
+          // Not sent (a refusal, a carrier failure): the ticks stay as they are, even where the boxes were
+          // already written as parcels with new line ids, so Enter goes on from the step that failed.
+          if (done.result.kind === 'shipment' && !done.result.sent) set({ verification: done.verification });
           if (done.restShipments.length) {
             const rest = `The rest waits in ${done.restShipments.join(', ')}`;
             updateEntry(entryId, { text: `${summarize(done.result).text} · ${rest}` });
@@ -246,24 +250,24 @@ export const usePack = create<PackState>()(
         if (!verification) return false;
         const kind = classifyScan(code, verification.lines, verifyCodesOf);
         if (kind.kind === 'item') {
-          const ticked = tick(verification, kind.lines);
-          if (!ticked) return false;
-          const { outcome } = ticked;
+          const counted = tick(verification, kind.lines);
+          if (!counted) return false;
+          const { outcome } = counted;
           const name = `${outcome.line.sku}${outcome.line.description ? ` ${outcome.line.description}` : ''}`;
           if (outcome.kind === 'too-many') {
             cue('too-many', `Too many: ${name} is packed already (${outcome.line.quantity} of ${outcome.line.quantity}). Take it out; it was not counted.`);
             return true;
           }
-          keep(ticked.verification);
-          const { ticked: done, total } = progress(ticked.verification);
+          keep(counted.verification);
+          const { ticked: done, total } = progress(counted.verification);
           cue(
             'right',
-            `${name}: ${outcome.count} of ${outcome.line.quantity}, box ${openBox(ticked.verification) + 1}. ${done} of ${total} ${unitWord(total)} packed.`,
+            `${name}: ${outcome.count} of ${outcome.line.quantity}, box ${openBox(counted.verification) + 1}. ${done} of ${total} ${unitWord(total)} packed.`,
           );
           updateEntry(get().current?.entryId ?? -1, {
-            text: `${summarize(get().current?.result ?? { kind: 'nothing', code }).text} · ${checkedText(ticked.verification)}`,
+            text: `${summarize(get().current?.result ?? { kind: 'nothing', code }).text} · ${checkedText(counted.verification)}`,
           });
-          await finishIfDone(orgId, ticked.verification);
+          await finishIfDone(orgId, counted.verification);
           return true;
         }
         if (kind.kind === 'weight') {
@@ -346,7 +350,11 @@ export const usePack = create<PackState>()(
               cue('info', `Box ${openBox(verification) + 1} removed: items go into box ${openBox(undone.verification) + 1} again.`);
             else {
               const { line } = undone.undone;
-              cue('info', `Undone: ${line.sku}, now ${progress(undone.verification).ticked} of ${progress(undone.verification).total} packed.`);
+              const { ticked: done, total } = progress(undone.verification);
+              cue(
+                'info',
+                `Taken back: one ${line.sku}, ${ticked(undone.verification, line.id)} of ${line.quantity} now. ${done} of ${total} ${unitWord(total)} packed.`,
+              );
             }
             const current = get().current;
             if (current) updateEntry(current.entryId, { text: `${summarize(current.result).text} · ${checkedText(undone.verification)}` });
