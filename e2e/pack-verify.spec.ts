@@ -109,6 +109,25 @@ test('check every item into two boxes, weigh them on the scale, and the last ite
   ]);
   const printedBefore = cups.state === 'ready' ? pdfFilesIn(cups.outputDir) : new Set<string>();
 
+  // The beeps, as the page's Web Audio plays them: each oscillator's pitch when it starts.
+  // (Page code as text: the e2e files are compiled without the DOM's types.)
+  await page.addInitScript({
+    content: `
+      window.beeps = [];
+      const create = AudioContext.prototype.createOscillator;
+      AudioContext.prototype.createOscillator = function () {
+        const oscillator = create.call(this);
+        const start = oscillator.start.bind(oscillator);
+        oscillator.start = (when) => {
+          window.beeps.push(oscillator.frequency.value);
+          start(when);
+        };
+        return oscillator;
+      };`,
+  });
+  /** The pitches played since the last call. */
+  const beeps = async () => page.evaluate(() => (globalThis as unknown as { beeps: number[] }).beeps.splice(0));
+
   const { box, main, result, cue, items } = await openPack(page);
   await expect(main.getByRole('checkbox', { name: /Check items by scanning/ })).toBeChecked(); // on by default
 
@@ -125,6 +144,7 @@ test('check every item into two boxes, weigh them on the scale, and the last ite
     await scan(page, OTHER_EAN);
     await expect(cue).toHaveText(`“${OTHER_EAN}” is not in SHP-000001: put it back. Nothing was counted.`);
     await expect(cue).toHaveClass(/pack-cue-wrong/);
+    expect(await beeps()).toEqual([180]); // one long low buzz
     await expect(result.getByRole('heading', { level: 3 })).toHaveText('Items: 0 of 3 packed');
     await expect(result.getByRole('heading', { level: 2 })).toHaveText('SHP-000001 Pending'); // still this shipment
   });
@@ -133,12 +153,14 @@ test('check every item into two boxes, weigh them on the scale, and the last ite
     await scan(page, MUG_EAN);
     await expect(cue).toHaveText('MUG-01 Stoneware mug: 1 of 2, box 1. 1 of 3 units packed.');
     await expect(cue).toHaveClass(/pack-cue-right/);
+    expect(await beeps()).toEqual([1320]); // one short high beep
     await scan(page, 'MUG-01');
     await expect(cue).toHaveText('MUG-01 Stoneware mug: 2 of 2, box 1. 2 of 3 units packed.');
     await pastRepeatWindow(page);
     await scan(page, 'MUG-01');
     await expect(cue).toHaveText('Too many: MUG-01 Stoneware mug is packed already (2 of 2). Take it out; it was not counted.');
     await expect(cue).toHaveClass(/pack-cue-too-many/);
+    expect(await beeps()).toEqual([1320, 660, 660]); // the second mug's beep, then two middle beeps
     await expect(result.getByRole('heading', { level: 3 })).toHaveText('Items: 2 of 3 packed');
   });
 

@@ -23,6 +23,8 @@ function beep(tone: PackCue['tone']): void {
   if (!notes.length || typeof AudioContext === 'undefined') return;
   try {
     context ??= new AudioContext();
+    // A browser holds a context made before the page was used; the keys of a scan count as use.
+    if (context.state === 'suspended') void context.resume();
     let at = context.currentTime;
     for (const note of notes) {
       const oscillator = context.createOscillator();
