@@ -29,8 +29,9 @@ const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: 
 /**
  * `/pack`: the packing station (USERS 5). One big scan box that keeps the focus. An order number
  * makes the order's shipment by rule (or shows the one still open) and, after one Enter or at once
- * with "Send on scan", books it so the rule prints the label; a shipment reference shows the shipment
- * to send or reprint. Below, the scans of this session.
+ * with "Send on scan", books it so the rule prints the label; a shipment reference or a label's
+ * barcode shows the shipment to send or reprint. With "Check items by scanning" the order's items are
+ * scanned into their boxes first, and the last one sends it (issue 20). Below, the scans of this session.
  */
 export function PackScreen() {
   const orgId = useOrgId();

@@ -24,7 +24,8 @@ import {
 /**
  * The pack screen's state, kept while the app is open so a packer who looks at an order and comes
  * back finds the last result and the session's scans (the scans also after a reload). Scans are handled one after the other, in the
- * order they were read: a second scan read while the first is still being sent waits its turn.
+ * order they were read: a second scan read while the first is still being sent waits its turn, and an
+ * item read right after its order is checked against that order's items (scan-to-verify).
  */
 
 const SEND_ON_SCAN_KEY = 'shipdesk.pack.sendOnScan';
