@@ -236,6 +236,16 @@ test('a short pack sends what is packed and splits the rest into a new shipment'
     await scan(page, MUG_EAN);
     await scan(page, 'MUG-01');
     await expect(result.getByRole('heading', { level: 3 })).toHaveText('Items: 2 of 4 packed');
+    // Ctrl+Z takes a tick back as Backspace does; the mug is scanned again.
+    await page.keyboard.press('Control+z');
+    await expect(cue).toHaveText('Taken back: one MUG-01, 1 of 3 now. 1 of 4 units packed.');
+    await pastRepeatWindow(page);
+    await scan(page, 'MUG-01');
+    await expect(result.getByRole('heading', { level: 3 })).toHaveText('Items: 2 of 4 packed');
+    // The numpad's + starts a box; left empty, it makes no parcel.
+    await page.keyboard.press('NumpadAdd');
+    await expect(cue).toHaveText('Box 2 started: the next items go into it.');
+    await expect(box).toHaveValue('');
     await page.keyboard.press('Enter');
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('listitem')).toHaveText(['1 × MUG-01 Stoneware mug', '1 × TWL-01 Tea towel']);

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Dialog } from '../../components/Dialog';
 import type { PackCue } from './packStore';
-import { boxWeight, openBox, progress, ticked, weightText, type Verification } from './verification';
+import { boxUnits, boxWeight, openBox, progress, ticked, weightText, type Verification } from './verification';
 
 /**
  * The items of the shipment being checked (issue 20): each line with what is packed of it, the boxes
@@ -70,7 +70,7 @@ export function VerifyPanel({
       </table>
       <ol className="pack-boxes" aria-label="Boxes">
         {verification.weights.map((_, box) => {
-          const units = verification.lines.reduce((sum, line) => sum + ticked(verification, line.id, box), 0);
+          const units = boxUnits(verification, box);
           const weight = boxWeight(verification, box);
           return (
             <li key={box} className={box === open ? 'pack-box-open' : undefined}>

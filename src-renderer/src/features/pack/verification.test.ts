@@ -187,9 +187,16 @@ describe('boxes and weights', () => {
     ]);
   });
 
+  it('leaves out a box started and left empty', () => {
+    const oneFilled = nextBox(scanAll(start(), 'MUG-01')) as Verification;
+    expect(unweighedBoxes(weighOpenBox(oneFilled, { weight: 0, weightUnit: 'kg' }))).toEqual([]);
+    expect(needsRepack(oneFilled, packed)).toBe(false);
+    expect(boxParcels(oneFilled, packed)).toHaveLength(1);
+  });
+
   it('writes nothing before the send for one box of one parcel weighed by its items', () => {
     expect(needsRepack(scanAll(start(), 'MUG-01'), packed)).toBe(false);
-    expect(needsRepack(weighOpenBox(start(), { weight: 2, weightUnit: 'kg' }), packed)).toBe(true);
+    expect(needsRepack(weighOpenBox(scanAll(start(), 'MUG-01'), { weight: 2, weightUnit: 'kg' }), packed)).toBe(true);
   });
 });
 

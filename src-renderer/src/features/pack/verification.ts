@@ -120,7 +120,7 @@ export function undo(verification: Verification): { verification: Verification; 
 /** Closes the open box and opens the next; null while the open box is empty (two empty boxes are no use). */
 export function nextBox(verification: Verification): Verification | null {
   const box = openBox(verification);
-  if (!verification.steps.some((step) => step.kind === 'tick' && step.box === box)) return null;
+  if (boxUnits(verification, box) === 0) return null;
   return { ...verification, weights: [...verification.weights, null], steps: [...verification.steps, { kind: 'box' }] };
 }
 
@@ -138,10 +138,23 @@ export function boxWeight(verification: Verification, box: number): ScaleWeight 
   return { weight: Math.round(kg * 1000) / 1000, weightUnit: 'kg', fromScale: false };
 }
 
+/** Units ticked into a box. */
+export function boxUnits(verification: Verification, box: number): number {
+  return verification.steps.filter((step) => step.kind === 'tick' && step.box === box).length;
+}
+
+/**
+ * The boxes that hold something (0-based). Only the open box can be empty (a next box is refused while
+ * the open one is, and undo takes a box start back before the ticks of the box before it): a box
+ * started and left empty is no parcel.
+ */
+export function filledBoxes(verification: Verification): number[] {
+  return verification.weights.map((_, box) => box).filter((box) => boxUnits(verification, box) > 0);
+}
+
 /** Boxes (numbered from 1) that have no weight to book: no scale reading and no known item weights. */
 export function unweighedBoxes(verification: Verification): number[] {
-  return verification.weights
-    .map((_, box) => box)
+  return filledBoxes(verification)
     .filter((box) => boxWeight(verification, box).weight <= 0)
     .map((box) => box + 1);
 }
@@ -172,7 +185,8 @@ export function withoutRest(verification: Verification): Verification {
  * more than one box, a weight from the scale, or parcels to bring together into one box.
  */
 export function needsRepack(verification: Verification, shipment: Pick<Shipment, 'parcels'>): boolean {
-  return verification.weights.length > 1 || verification.weights.some((weight) => weight !== null) || shipment.parcels.length !== 1;
+  const boxes = filledBoxes(verification);
+  return boxes.length > 1 || boxes.some((box) => verification.weights[box] !== null) || shipment.parcels.length !== 1;
 }
 
 /**
@@ -183,7 +197,7 @@ export function needsRepack(verification: Verification, shipment: Pick<Shipment,
 export function boxParcels(verification: Verification, shipment: Pick<Shipment, 'parcels'>): ParcelInput[] {
   const sources = new Map(shipment.parcels.flatMap((parcel) => parcel.orderLines.map((line) => [line.id, { parcel, line }] as const)));
   const placed = new Set<string>();
-  return verification.weights.map((_, box) => {
+  return filledBoxes(verification).map((box, index) => {
     const orderLines = verification.lines.flatMap((line) => {
       const quantity = ticked(verification, line.id, box);
       const source = sources.get(line.id);
@@ -195,7 +209,7 @@ export function boxParcels(verification: Verification, shipment: Pick<Shipment, 
     });
     const firstLine = verification.lines.find((line) => ticked(verification, line.id, box) > 0);
     const template = shipment.parcels.find((parcel) => parcel.id === firstLine?.parcelId) ?? shipment.parcels[0];
-    const parcelId = shipment.parcels[box]?.id;
+    const parcelId = shipment.parcels[index]?.id;
     const { weight, weightUnit } = boxWeight(verification, box);
     return {
       ...(parcelId ? { id: parcelId } : {}),
