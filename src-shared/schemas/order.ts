@@ -34,6 +34,8 @@ export const orderLineSchema = z.strictObject({
   provinceOfOrigin: z.string().nullable(),
   barcode: z.string().nullable(),
   vendor: z.string().nullable(),
+  /** Where the warehouse keeps it (the bin), for the pick list; copied to the parcel line. */
+  location: z.string().nullable(),
   requiresShipping: z.boolean(),
   taxable: z.boolean(),
   giftCard: z.boolean(),
@@ -120,6 +122,7 @@ const orderLineFields = {
   provinceOfOrigin: text().optional(),
   barcode: text().optional(),
   vendor: text().optional(),
+  location: text().optional().describe('Where the warehouse keeps it (the bin): pick lists are grouped by it'),
   requiresShipping: z.boolean().default(true),
   taxable: z.boolean().default(true),
   giftCard: z.boolean().default(false),

@@ -11,6 +11,7 @@ import type { ReadDb, WriteTx } from '../../db/tx';
 import { roundWeight, toKg } from '../units';
 import type { ParcelDraft } from '../shipments/repository';
 import { orderLineSku, spreadOverSkuLines } from './placement';
+import { lineCurrency, orgCurrency } from './lineCurrency';
 
 type OrderLineRow = typeof orderLines.$inferSelect;
 
@@ -91,7 +92,8 @@ export function shippableLines(db: ReadDb, orderId: string): OrderLineRow[] {
 /**
  * One parcel holding what is not yet placed in another live shipment of the order, weighing
  * Σ line weight × quantity in kg. Null when nothing is left. A line without a currency of its own
- * is priced in the order's, so customs papers never show a bare amount.
+ * is priced in the order's (else the organization's), so customs papers never show a bare amount;
+ * the bin (`location`) goes with it for the packing list.
  */
 export function remainingParcel(db: ReadDb, orderId: string, orderCurrency: string | null = null): ParcelDraft | null {
   const placed = placedQuantities(db, orderId);
@@ -109,6 +111,7 @@ export function remainingParcel(db: ReadDb, orderId: string, orderCurrency: stri
       description: line.name,
       unitPrice: line.unitPrice,
       currency: line.currency ?? orderCurrency,
+      location: line.location,
       countryOfOrigin: line.countryOfOrigin,
       tarrifNumber: line.hsCode,
       orderLineId: line.id,
@@ -123,8 +126,8 @@ export function remainingParcel(db: ReadDb, orderId: string, orderCurrency: stri
  * nothing is left to ship, or when it would weigh more than a parcel may: a shipment given such a
  * parcel by hand is refused (400), so one made from the order is too.
  */
-export function parcelToShip(db: ReadDb, order: { id: string; orderNumber: string; currency: string | null }): ParcelDraft {
-  const parcel = remainingParcel(db, order.id, order.currency);
+export function parcelToShip(db: ReadDb, order: { id: string; orgId: string; orderNumber: string; currency: string | null }): ParcelDraft {
+  const parcel = remainingParcel(db, order.id, lineCurrency(null, order.currency, orgCurrency(db, order.orgId)));
   if (!parcel && !shippableLines(db, order.id).length) {
     throw new ApiError('ORDER_INVALID_STATE', `Order ${order.orderNumber} has no line that needs shipping (every line has requiresShipping false)`);
   }

@@ -147,6 +147,21 @@ describe('POST /orders/import', () => {
     expect(orderRows(channelId)).toHaveLength(3);
   });
 
+  it('reads the bin of each line from the lineLocation column; a line left empty has none', async () => {
+    const csv = [
+      'orderNumber,orderChannelId,lineName,lineSku,lineQuantity,lineLocation',
+      `L-1,${channelId},Mug,MUG,2, A-03-2 `,
+      `L-1,${channelId},Tea,TEA,1,`,
+    ].join('\n');
+    expect((await importCsv(csv)).body).toEqual({ created: 1, skipped: 0, errors: [] });
+    const order = orderRows(channelId).find((saved) => saved.orderNumber === 'L-1');
+    const detail = await t.request('GET', `/orgs/${t.org.orgId}/orders/${order?.id}`);
+    expect(detail.body.orderLines.map((line: { sku: string; location: string | null }) => [line.sku, line.location])).toEqual([
+      ['MUG', 'A-03-2'],
+      ['TEA', null],
+    ]);
+  });
+
   it('imports nothing of an order with a bad row, and the other orders; errors name the row', async () => {
     const csv = [
       header,

@@ -141,6 +141,7 @@ export const importColumns = {
   lineHsCode: column('line', 'hsCode'),
   lineCountryOfOrigin: column('line', 'countryOfOrigin'),
   lineRequiresShipping: column('line', 'requiresShipping', 'boolean'),
+  lineLocation: column('line', 'location'),
 } satisfies Record<string, ColumnSpec>;
 
 type ColumnName = keyof typeof importColumns;

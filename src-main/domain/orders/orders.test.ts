@@ -166,6 +166,7 @@ describe('order create and read', () => {
       provinceOfOrigin: null,
       barcode: null,
       vendor: null,
+      location: null,
       requiresShipping: true,
       taxable: true,
       giftCard: false,

@@ -35,6 +35,7 @@ import { cancelUnbookedShipmentsOfOrder } from '../shipments/cancelWithOrder';
 import { deriveOrderStatus, liveShipmentCount, placedQuantities } from './allocation';
 import { updateColumns } from '../../db/updateColumns';
 import { canonicalJson } from '../../app/kernel/canonicalJson';
+import { lineCurrency, orgCurrency } from './lineCurrency';
 
 export type OrderListQuery = z.output<typeof orderListQuery>;
 type OrderLineRow = typeof orderLines.$inferSelect;
@@ -62,7 +63,8 @@ function toOrderSummary(row: OrderRow, channel: ChannelRef): OrderSummary {
   };
 }
 
-function toOrderLine(row: OrderLineRow): OrderLine {
+/** `currency`: the order's (or organization's) for a line stored without one (lineCurrency.ts). */
+function toOrderLine(row: OrderLineRow, currency: string): OrderLine {
   return {
     id: row.id,
     name: row.name,
@@ -70,7 +72,7 @@ function toOrderLine(row: OrderLineRow): OrderLine {
     sku: row.sku,
     unitPrice: row.unitPrice,
     totalPrice: row.totalPrice,
-    currency: row.currency,
+    currency: row.currency || currency,
     weight: row.weight,
     // decisions §1: weights are in kg unless a unit is given.
     weightUnit: row.weightUnit ?? 'kg',
@@ -82,6 +84,7 @@ function toOrderLine(row: OrderLineRow): OrderLine {
     provinceOfOrigin: row.provinceOfOrigin,
     barcode: row.barcode,
     vendor: row.vendor,
+    location: row.location,
     requiresShipping: row.requiresShipping,
     taxable: row.taxable,
     giftCard: row.giftCard,
@@ -140,7 +143,7 @@ function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
   const lines = prepared(db, 'orders.lines', linesOfOrder).all({ orderId: row.id });
   const detail: OrderDetail = {
     ...toOrderSummary(row, channelRef(db, row.orderChannelId)),
-    orderLines: lines.map(toOrderLine),
+    orderLines: lines.map((line) => toOrderLine(line, lineCurrency(null, row.currency, orgCurrency(db, row.orgId)))),
     orderChannelId: row.orderChannelId,
     orgId: row.orgId,
     shipments: orderShipments(db, row.orgId, row.id),
@@ -215,8 +218,11 @@ function assertOrderNumberFree(db: ReadDb, channelId: string, orderNumber: strin
 
 // ---- Writing ----
 
-/** The columns of an order line at `position`, from what was given (defaults for what was not). */
-function orderLineValues(line: OrderLineInput, position: number) {
+/**
+ * The columns of an order line at `position`, from what was given (defaults for what was not);
+ * `currency` is the order's, else the organization's, for a line given without one.
+ */
+function orderLineValues(line: OrderLineInput, position: number, currency: string) {
   return {
     position,
     name: line.name,
@@ -224,7 +230,7 @@ function orderLineValues(line: OrderLineInput, position: number) {
     sku: line.sku ?? null,
     unitPrice: line.unitPrice ?? null,
     totalPrice: line.totalPrice ?? null,
-    currency: line.currency ?? null,
+    currency: line.currency ?? currency,
     weight: line.weight ?? null,
     weightUnit: line.weightUnit ?? 'kg',
     variantId: line.variantId ?? null,
@@ -235,17 +241,18 @@ function orderLineValues(line: OrderLineInput, position: number) {
     provinceOfOrigin: line.provinceOfOrigin ?? null,
     barcode: line.barcode ?? null,
     vendor: line.vendor ?? null,
+    location: line.location || null,
     requiresShipping: line.requiresShipping,
     taxable: line.taxable,
     giftCard: line.giftCard,
   };
 }
 
-function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLineInput[]): void {
+function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLineInput[], currency: string): void {
   insertRows(
     tx,
     orderLines,
-    lines.map((line, position) => ({ id: newId('orderLine'), orderId, ...orderLineValues(line, position) })),
+    lines.map((line, position) => ({ id: newId('orderLine'), orderId, ...orderLineValues(line, position, currency) })),
   );
 }
 
@@ -256,7 +263,7 @@ function insertOrderLines(tx: WriteTx, orderId: string, lines: readonly OrderLin
  * order that is partly packed. The parcel lines of cancelled shipments and returns are copies and
  * are let go of a line that goes.
  */
-function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLineUpdateInput[]): void {
+function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLineUpdateInput[], currency: string): void {
   const rows = tx.select({ id: orderLines.id, name: orderLines.name, sku: orderLines.sku }).from(orderLines).where(eq(orderLines.orderId, order.id)).all();
   const existing = new Map(rows.map((line) => [line.id, line.name]));
   const placed = placedQuantities(tx, order.id);
@@ -309,8 +316,12 @@ function replaceOrderLines(tx: WriteTx, order: OrderRow, lines: readonly OrderLi
   const added: (typeof orderLines.$inferInsert)[] = [];
   lines.forEach((line, position) => {
     const lineId = lineIds[position];
-    if (lineId !== undefined) tx.update(orderLines).set(orderLineValues(line, position)).where(eq(orderLines.id, lineId)).run();
-    else added.push({ id: newId('orderLine'), orderId: order.id, ...orderLineValues(line, position) });
+    if (lineId !== undefined)
+      tx.update(orderLines)
+        .set(orderLineValues(line, position, currency))
+        .where(eq(orderLines.id, lineId))
+        .run();
+    else added.push({ id: newId('orderLine'), orderId: order.id, ...orderLineValues(line, position, currency) });
   });
   insertRows(tx, orderLines, added);
 }
@@ -342,7 +353,7 @@ export function insertOrder(tx: WriteTx, now: Date, orgId: string, input: OrderC
     updatedAt: at,
   };
   insertRows(tx, orders, [row]);
-  insertOrderLines(tx, row.id, input.orderLines);
+  insertOrderLines(tx, row.id, input.orderLines, lineCurrency(null, row.currency, orgCurrency(tx, orgId)));
   const detail = toOrderDetail(tx, row);
   emitEvent(tx, now, orgId, 'order.created', detail);
   return detail;
@@ -428,7 +439,10 @@ export function updateOrder(app: AppContext, orgId: string, orderId: string, inp
       changes.shippingAddress = input.shippingAddress;
     if (input.externalData !== undefined && canonicalJson(input.externalData) !== canonicalJson(row.externalData)) changes.externalData = input.externalData;
 
-    if (input.orderLines) replaceOrderLines(tx, row, input.orderLines);
+    if (input.orderLines) {
+      const orderCurrency = input.currency !== undefined ? input.currency : row.currency;
+      replaceOrderLines(tx, row, input.orderLines, lineCurrency(null, orderCurrency, orgCurrency(tx, orgId)));
+    }
 
     const fieldsChanged = Object.keys(changes).length > 0 || input.orderLines !== undefined;
     const cancelling = input.status === 'cancelled';

@@ -224,6 +224,7 @@ function OrderLines({ order }: { order: OrderDetail }) {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">SKU</th>
+              <th scope="col">Bin</th>
               <th scope="col" className="numeric">
                 Quantity
               </th>
@@ -243,6 +244,7 @@ function OrderLines({ order }: { order: OrderDetail }) {
               <tr key={line.id}>
                 <td>{line.name}</td>
                 <td>{line.sku ?? '—'}</td>
+                <td>{line.location ?? '—'}</td>
                 <td className="numeric">{line.quantity}</td>
                 <td className="numeric">{line.weight === null ? '—' : formatWeight(line.weight, line.weightUnit ?? 'kg')}</td>
                 <td className="numeric">{formatMoney(line.unitPrice, line.currency)}</td>

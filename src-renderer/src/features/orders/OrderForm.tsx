@@ -304,6 +304,9 @@ function LineFields({
         <Field label="SKU" error={error('sku')}>
           <input value={line.sku} onChange={(event) => onChange({ sku: event.target.value })} />
         </Field>
+        <Field label="Bin location" error={error('location')} hint="Where it is picked from, e.g. A-03-2">
+          <input value={line.location} onChange={(event) => onChange({ location: event.target.value })} />
+        </Field>
         <Field label="Quantity (required)" error={error('quantity')}>
           <input
             type="number"

@@ -35,6 +35,7 @@ function storedLine(more: Partial<OrderLine> = {}): OrderLine {
     provinceOfOrigin: null,
     barcode: '5701234',
     vendor: null,
+    location: null,
     requiresShipping: true,
     taxable: true,
     giftCard: false,

@@ -32,6 +32,8 @@ export interface LineDraft {
   currency: string;
   hsCode: string;
   countryOfOrigin: string;
+  /** Where the warehouse keeps it (the bin), for the pick list. */
+  location: string;
   requiresShipping: boolean;
 }
 
@@ -63,6 +65,7 @@ export function emptyLine(currency = ''): LineDraft {
     currency,
     hsCode: '',
     countryOfOrigin: '',
+    location: '',
     requiresShipping: true,
   };
 }
@@ -111,6 +114,7 @@ function lineBody(line: LineDraft): OrderCreateBody['orderLines'][number] {
     currency: optionalText(line.currency),
     hsCode: optionalText(line.hsCode),
     countryOfOrigin: optionalText(line.countryOfOrigin),
+    location: optionalText(line.location),
     requiresShipping: line.requiresShipping,
   };
 }
@@ -189,6 +193,7 @@ function lineDraftOf(line: OrderLine): LineDraft {
     currency: line.currency ?? '',
     hsCode: line.hsCode ?? '',
     countryOfOrigin: line.countryOfOrigin ?? '',
+    location: line.location ?? '',
     requiresShipping: line.requiresShipping,
   };
 }
