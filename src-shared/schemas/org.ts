@@ -7,6 +7,8 @@ export const plans = ['starter', 'pro', 'unlimited'] as const;
 export const addOnTypes = ['extra_carrier'] as const;
 export type AddOnType = (typeof addOnTypes)[number];
 export type Plan = (typeof plans)[number];
+/** About half an A4 page of text on the packing slip. */
+export const MAX_RETURN_INSTRUCTIONS = 2000;
 export const orgCurrencies = ['DKK', 'EUR', 'USD', 'GBP', 'SEK', 'NOK'] as const;
 
 export const organizationSchema = z.strictObject({
@@ -25,6 +27,8 @@ export const organizationSchema = z.strictObject({
   country: z.string().nullable(),
   overageEnabled: z.boolean(),
   plan: z.enum(plans),
+  /** Printed on every packing slip: how the customer sends something back (issue 20). */
+  returnInstructions: z.string().nullable(),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 });
@@ -51,6 +55,7 @@ export const organizationUpdateBody = z.strictObject({
   city: text().nullable().optional(),
   postalCode: text().nullable().optional(),
   country: countryCode().nullable().optional(),
+  returnInstructions: z.string().max(MAX_RETURN_INSTRUCTIONS).nullable().optional().describe('Printed on every packing slip; null clears it'),
 });
 export type OrganizationUpdate = z.infer<typeof organizationUpdateBody>;
 

@@ -36,6 +36,7 @@ describe('GET /orgs/{id}', () => {
       country: null,
       overageEnabled: false,
       plan: 'starter',
+      returnInstructions: null,
       createdAt: clock.toISOString(),
       updatedAt: clock.toISOString(),
     });

@@ -29,6 +29,7 @@ export function toOrganization(row: Row): Organization {
     country: row.country,
     overageEnabled: row.overageEnabled,
     plan: row.plan as Plan,
+    returnInstructions: row.returnInstructions,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

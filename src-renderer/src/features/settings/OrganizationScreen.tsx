@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { orgCurrencies, type Organization } from '../../../../src-shared/schemas/org';
+import { MAX_RETURN_INSTRUCTIONS, orgCurrencies, type Organization } from '../../../../src-shared/schemas/org';
 import { Field, FormActions } from '../../components/forms';
 import { CountryPicker, holdsUnchosenCountry } from '../../components/CountryPicker';
 import { client } from '../../lib/api';
@@ -10,7 +10,19 @@ import { FormError, CheckboxField, ListError, PageHeader, ReadOnlyNote, emptyToN
 
 type OrgDraft = {
   [
-    K in 'name' | 'slug' | 'description' | 'vatNumber' | 'billingEmail' | 'companyName' | 'addressLine1' | 'addressLine2' | 'city' | 'postalCode' | 'country'
+    K in
+      | 'name'
+      | 'slug'
+      | 'description'
+      | 'vatNumber'
+      | 'billingEmail'
+      | 'companyName'
+      | 'addressLine1'
+      | 'addressLine2'
+      | 'city'
+      | 'postalCode'
+      | 'country'
+      | 'returnInstructions'
   ]: string;
 } & { currency: Organization['currency']; overageEnabled: boolean };
 
@@ -29,6 +41,7 @@ function draftOf(org: Organization): OrgDraft {
     postalCode: org.postalCode ?? '',
     country: org.country ?? '',
     overageEnabled: org.overageEnabled,
+    returnInstructions: org.returnInstructions ?? '',
   };
 }
 
@@ -88,6 +101,7 @@ function OrganizationForm({ org }: { org: Organization }) {
           postalCode: emptyToNull(draft.postalCode),
           country: emptyToNull(draft.country),
           overageEnabled: draft.overageEnabled,
+          returnInstructions: emptyToNull(draft.returnInstructions),
         },
       });
       setSaved(next);
@@ -171,6 +185,16 @@ function OrganizationForm({ org }: { org: Organization }) {
             />
           </Field>
         </div>
+      </fieldset>
+      <fieldset>
+        <legend>Packing slips</legend>
+        <Field
+          label="Return instructions"
+          error={errors.returnInstructions}
+          hint="Printed at the foot of every packing slip: how a customer sends something back (address, time limit, what to put in the box)."
+        >
+          <textarea {...text('returnInstructions')} rows={4} maxLength={MAX_RETURN_INSTRUCTIONS} />
+        </Field>
       </fieldset>
       <CheckboxField
         label="Allow shipments beyond the plan’s monthly number"
