@@ -140,8 +140,9 @@ export interface ParsedInput<O extends AnyOperation> {
 
 /**
  * Which operations honour an `Idempotency-Key` header (decisions §12): every POST that needs a
- * credential, since kept answers belong to a credential and a key.
+ * credential, since kept answers belong to a credential and a key. A POST answering a file (the CSV
+ * export) only reads: asking again is harmless, and a file is not kept for a day.
  */
 export function takesIdempotencyKey(op: AnyOperation): boolean {
-  return op.method === 'POST' && op.auth === 'credential';
+  return op.method === 'POST' && op.auth === 'credential' && op.responseKind === 'json';
 }

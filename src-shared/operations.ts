@@ -10,6 +10,7 @@ import { orderChannelOperations } from './api/orderChannels';
 import { memberOperations } from './api/members';
 import { shippingRuleOperations } from './api/shippingRules';
 import { orderOperations } from './api/orders';
+import { orderPaperOperations } from './api/orderPapers';
 import { shipmentOperations } from './api/shipments';
 import { printingOperations } from './api/printing';
 import type { AnyOperation } from './operation';
@@ -28,6 +29,7 @@ export const operations = [
   ...memberOperations,
   ...shippingRuleOperations,
   ...orderOperations,
+  ...orderPaperOperations,
   ...shipmentOperations,
   ...printingOperations,
 ];

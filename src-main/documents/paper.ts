@@ -375,10 +375,13 @@ export function orderText(order: ShippingPaperData['order']): string | null {
 // PDF
 
 /**
- * Writes the laid-out pages as an A4 PDF, with `footer` (left) and "Page n of m" (right) at the bottom
- * of every page. Content streams are written directly, as for labels: the layout has placed everything.
+ * Writes the laid-out pages as an A4 PDF, with `footer` (left) and "Page n of m" (right, or
+ * `pageLabel`'s words, e.g. per order of a file of packing slips) at the bottom of every page. Content streams are written directly, as for labels: the layout has placed everything.
  */
-export async function writePaperPdf(layout: PaperLayout, options: { title: string; footer: string }): Promise<Buffer> {
+export async function writePaperPdf(
+  layout: PaperLayout,
+  options: { title: string; footer: string; pageLabel?: (index: number, count: number) => string },
+): Promise<Buffer> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   // The Info title is UTF-16: any name shows in a viewer's document properties.
   doc.setTitle(cleanText(options.title));
@@ -397,7 +400,15 @@ export async function writePaperPdf(layout: PaperLayout, options: { title: strin
     const texts: TextItem[] = [
       ...laidOut.texts,
       { text: footerText, bold: false, size: footerSize, x: MARGIN, top: footerTop, width: CONTENT_WIDTH * 0.75, align: 'left' },
-      { text: `Page ${index + 1} of ${pageCount}`, bold: false, size: footerSize, x: MARGIN, top: footerTop, width: CONTENT_WIDTH, align: 'right' },
+      {
+        text: layout.prepare(options.pageLabel?.(index, pageCount) ?? `Page ${index + 1} of ${pageCount}`),
+        bold: false,
+        size: footerSize,
+        x: MARGIN,
+        top: footerTop,
+        width: CONTENT_WIDTH,
+        align: 'right',
+      },
     ];
     const content: string[] = ['q'];
     for (const rule of laidOut.rules) {

@@ -11,6 +11,7 @@ import { webhookHandlers } from './webhooks/handlers';
 import { orderChannelHandlers } from './orderChannels/handlers';
 import { shippingRuleHandlers } from './shippingRules/handlers';
 import { orderHandlers } from './orders/handlers';
+import { orderPaperHandlers } from './orders/paperHandlers';
 import { shipmentHandlers } from './shipments/handlers';
 import { printingHandlers } from './printing/handlers';
 import { trackingHandlers } from './tracking/handlers';
@@ -32,6 +33,7 @@ export const handlers = {
   ...orderChannelHandlers,
   ...shippingRuleHandlers,
   ...orderHandlers,
+  ...orderPaperHandlers,
   ...shipmentHandlers,
   ...printingHandlers,
   ...trackingHandlers,
