@@ -16,6 +16,8 @@ import { ImportOrdersDialog } from './ImportOrdersDialog';
 import { GetNewOrdersDialog } from './GetNewOrdersDialog';
 import { storefrontChannels, useStorefrontSync } from './storefrontSync';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
+import { PickListDialog } from './PickListDialog';
+import type { OrderPaperKind } from '../../../../src-shared/schemas/orderPapers';
 
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
@@ -47,6 +49,9 @@ export function OrdersScreen() {
   const list = useOrderList();
   const [creating, setCreating] = useState(false);
   const canWrite = useCanWrite('orders');
+  // Ticked rows, kept across pages and filters, for the pick list and packing slips.
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const [paper, setPaper] = useState<OrderPaperKind | null>(null);
   const channels = useOperation('orderChannels.list', { params: { orgId }, query: { limit: 100 } });
 
   const query = {
@@ -111,6 +116,15 @@ export function OrdersScreen() {
     <section aria-labelledby="orders-title">
       <header className="page-header">
         <h1 id="orders-title">Orders</h1>
+        {/* Beside the other actions, for anyone who may read orders (printing asks for more). */}
+        <div className="actions" style={{ marginLeft: 'auto' }}>
+          <button type="button" onClick={() => setPaper('pickList')}>
+            Pick list…
+          </button>
+          <button type="button" onClick={() => setPaper('packingSlips')}>
+            Packing slips…
+          </button>
+        </div>
         {canWrite && (
           <div className="actions">
             {shops.length > 0 && (
@@ -142,6 +156,8 @@ export function OrdersScreen() {
           columnVisibility={list.columnVisibility}
           onColumnVisibilityChange={(columnVisibility) => list.update({ columnVisibility })}
           onOpen={(order) => navigate(`/orders/${order.id}`)}
+          selected={selected}
+          onSelectedChange={setSelected}
           loading={orders.loading}
           failed={Boolean(orders.error)}
           empty={
@@ -194,6 +210,7 @@ export function OrdersScreen() {
         />
       </div>
       <ImportOrdersDialog open={importing} onClose={() => setImporting(false)} onImported={orders.reload} channels={channels.data?.data} />
+      <PickListDialog kind={paper ?? 'pickList'} open={paper !== null} onClose={() => setPaper(null)} selectedIds={[...selected]} />
       <GetNewOrdersDialog open={syncing} onClose={() => setSyncing(false)} sync={sync} />
       <NewOrderDialog open={creating} onClose={() => setCreating(false)} channels={channels.data?.data} channelsError={channels.error} />
     </section>
