@@ -192,6 +192,17 @@ describe('editing an order', () => {
     expect(body.orderLines?.[1]).not.toHaveProperty('id');
   });
 
+  it('shows and sends a line’s bin location; emptied, it is left out, which clears it', () => {
+    const original = storedOrder({ orderLines: [storedLine({ location: 'A-03-2' })] });
+    const form = draftOfOrder(original);
+    expect(form.lines[0]?.location).toBe('A-03-2');
+    const moved = form.lines.map((shown) => ({ ...shown, location: ' B-1 ' }));
+    expect(orderUpdateBody({ ...form, lines: moved }, original).orderLines?.[0]?.location).toBe('B-1');
+    const emptied = form.lines.map((shown) => ({ ...shown, location: '' }));
+    expect(orderUpdateBody({ ...form, lines: emptied }, original).orderLines?.[0]?.location).toBeUndefined();
+    expect(orderBody(draft({ lines: [line({ location: 'C-7' })] }), 'chn_1').orderLines[0]?.location).toBe('C-7');
+  });
+
   it('shows and sends the service point chosen at checkout; emptied, it is cleared', () => {
     const original = storedOrder({ servicePointId: '2345678' });
     const form = draftOfOrder(original);
