@@ -74,8 +74,10 @@ export async function renderPickList(data: PickListData): Promise<{ pdf: Buffer;
 
   const columns = [
     { header: 'SKU', width: 110, maxLines: 2 },
-    { header: 'Name', width: CONTENT_WIDTH - 110 - 55 - 170, maxLines: 2 },
+    { header: 'Name', width: CONTENT_WIDTH - 110 - 55 - 14 - 170, maxLines: 2 },
     { header: 'Quantity', width: 55, align: 'right' as const },
+    // Keeps the right-aligned quantity apart from the first order number.
+    { header: '', width: 14 },
     { header: 'Orders', width: 170, maxLines: 4 },
   ];
   let index = 0;
@@ -95,6 +97,7 @@ export async function renderPickList(data: PickListData): Promise<{ pdf: Buffer;
         row.sku,
         row.name,
         String(row.quantity),
+        '',
         row.orders.map((order) => (order.quantity === 1 ? order.orderNumber : `${order.orderNumber} ×${order.quantity}`)).join(', '),
       ]),
       { size: 9 },
