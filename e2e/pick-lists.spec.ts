@@ -126,4 +126,17 @@ test('pick list of the ticked orders printed on the CUPS PDF queue, and their pa
     expect(text).toContain('Send it back within 30 days to Havnevej 2, 8000 Aarhus C.');
   }
   await expect(slips.getByRole('status')).toHaveText('The packing slips PDF is downloaded.');
+  await slips.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // One order's slip, from its own page.
+  await main.getByRole('row').filter({ hasText: 'W-1003' }).getByRole('link', { name: 'W-1003' }).click();
+  await main.getByRole('button', { name: 'Packing slip…' }).click();
+  const one = page.getByRole('dialog', { name: 'Packing slips' });
+  await expect(one.getByRole('radio', { name: 'Order W-1003' })).toBeChecked();
+  const downloadingOne = page.waitForEvent('download');
+  await one.getByRole('button', { name: 'Download PDF' }).click();
+  const slip = execFileSync('pdftotext', ['-layout', await (await downloadingOne).path(), '-'], { encoding: 'utf8' }).replace(/[ \t]+/g, ' ');
+  expect(slip.split('\f').filter((text) => text.trim())).toHaveLength(1);
+  expect(slip).toContain('Order W-1003');
+  expect(slip).toContain('POT-01 Teapot 1');
 });

@@ -16,6 +16,7 @@ import { CreateShipmentDialog } from './CreateShipmentDialog';
 import { CancelOrderDialog } from './CancelOrderDialog';
 import { EditOrderDialog } from './OrderForm';
 import { formatMoney } from './money';
+import { PickListDialog } from './PickListDialog';
 
 /** `/orders/:orderId`: the order, its lines and shipments, and the way to a new shipment. */
 export function OrderDetailScreen({ orderId }: { orderId: string }) {
@@ -28,7 +29,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
     carrier: (id) => carriers.data?.data.find((carrier) => carrier.id === id)?.name ?? id,
     products,
   };
-  const [dialog, setDialog] = useState<'shipment' | 'edit' | 'cancel' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'shipment' | 'edit' | 'cancel' | 'delete' | 'packingSlip' | null>(null);
   const noShipmentId = useId();
   // A viewer reads the order; making shipments from it and changing it are for other roles.
   const canShip = useCanWrite('shipments');
@@ -86,6 +87,9 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
               </button>
             </>
           )}
+          <button type="button" onClick={() => setDialog('packingSlip')}>
+            Packing slip…
+          </button>
           {canWrite && deletable && (
             <button type="button" className="danger" onClick={() => setDialog('delete')}>
               Delete order
@@ -117,6 +121,13 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
       )}
 
       <CreateShipmentDialog order={data} open={dialog === 'shipment'} onClose={() => setDialog(null)} />
+      <PickListDialog
+        kind="packingSlips"
+        open={dialog === 'packingSlip'}
+        onClose={() => setDialog(null)}
+        selectedIds={[data.id]}
+        selectionLabel={`Order ${data.orderNumber}`}
+      />
       <CancelOrderDialog order={data} open={dialog === 'cancel'} onClose={() => setDialog(null)} onCancelled={order.reload} />
       <ConfirmDialog
         open={dialog === 'delete'}

@@ -28,11 +28,14 @@ export function PickListDialog({
   open,
   onClose,
   selectedIds,
+  selectionLabel,
 }: {
   kind: OrderPaperKind;
   open: boolean;
   onClose: () => void;
   selectedIds: readonly string[];
+  /** How the chosen orders are named where they are not ticked in a list ("Order 1001"). */
+  selectionLabel?: string;
 }) {
   const orgId = useOrgId();
   const paper = papers[kind];
@@ -121,9 +124,11 @@ export function PickListDialog({
               onChange={() => setWhich('selected')}
               data-autofocus={which === 'selected' ? true : undefined}
             />{' '}
-            {selectedIds.length === 0
-              ? 'Selected orders (tick them in the list first)'
-              : `The ${selectedIds.length} selected order${selectedIds.length === 1 ? '' : 's'}`}
+            {selectionLabel && selectedIds.length > 0
+              ? selectionLabel
+              : selectedIds.length === 0
+                ? 'Selected orders (tick them in the list first)'
+                : `The ${selectedIds.length} selected order${selectedIds.length === 1 ? '' : 's'}`}
           </label>
           <label className="check">
             <input type="radio" name={groupName} checked={which === 'pending'} onChange={() => setWhich('pending')} /> All pending orders
