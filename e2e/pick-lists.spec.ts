@@ -64,7 +64,7 @@ test('pick list of the ticked orders printed on the CUPS PDF queue, and their pa
   await expect(main.getByRole('status').filter({ hasText: /^Saved / })).toBeVisible();
 
   await page.goto('/#/orders');
-  for (const number of ['W-1001', 'W-1002']) await main.getByRole('row').filter({ hasText: number }).getByRole('checkbox').check();
+  for (const number of ['W-1001', 'W-1002']) await main.getByRole('checkbox', { name: `Select order ${number}` }).check();
 
   await main.getByRole('button', { name: 'Pick list…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Pick list' });

@@ -37,6 +37,8 @@ export interface DataTableProps<T> {
   /** Row selection for batch actions (Space toggles the focused row). */
   selected?: ReadonlySet<string>;
   onSelectedChange?: (selected: Set<string>) => void;
+  /** What a row's tick box says to a screen reader ("order 1001"); its id when not given. */
+  rowLabel?: (row: T) => string;
   loading?: boolean;
   /** The page could not be read: the list says nothing about being empty (its error notice speaks). */
   failed?: boolean;
@@ -186,7 +188,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 >
                   {selectable && (
                     <td className="select-cell">
-                      <input type="checkbox" tabIndex={-1} aria-label={`Select ${row.id}`} checked={checked} onChange={() => toggle(row.id)} />
+                      <input
+                        type="checkbox"
+                        tabIndex={-1}
+                        aria-label={`Select ${props.rowLabel?.(row.original) ?? row.id}`}
+                        checked={checked}
+                        onChange={() => toggle(row.id)}
+                      />
                     </td>
                   )}
                   {row.getVisibleCells().map((cell) => (

@@ -158,6 +158,7 @@ export function OrdersScreen() {
           onOpen={(order) => navigate(`/orders/${order.id}`)}
           selected={selected}
           onSelectedChange={setSelected}
+          rowLabel={(order) => `order ${order.orderNumber}`}
           loading={orders.loading}
           failed={Boolean(orders.error)}
           empty={
