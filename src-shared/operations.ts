@@ -13,6 +13,7 @@ import { orderOperations } from './api/orders';
 import { orderPaperOperations } from './api/orderPapers';
 import { shipmentOperations } from './api/shipments';
 import { printingOperations } from './api/printing';
+import { bulkShipmentOperations } from './api/bulkShipments';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
@@ -32,6 +33,7 @@ export const operations = [
   ...orderPaperOperations,
   ...shipmentOperations,
   ...printingOperations,
+  ...bulkShipmentOperations,
 ];
 
 export type Operations = typeof operations;

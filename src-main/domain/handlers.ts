@@ -15,6 +15,7 @@ import { orderPaperHandlers } from './orders/paperHandlers';
 import { shipmentHandlers } from './shipments/handlers';
 import { printingHandlers } from './printing/handlers';
 import { trackingHandlers } from './tracking/handlers';
+import { bulkShipmentHandlers } from './shipments/bulkHandlers';
 
 /**
  * Every operation of the table has exactly one handler, beside its resource's rules
@@ -37,4 +38,5 @@ export const handlers = {
   ...shipmentHandlers,
   ...printingHandlers,
   ...trackingHandlers,
+  ...bulkShipmentHandlers,
 } satisfies HandlerMap;

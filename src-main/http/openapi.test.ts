@@ -486,6 +486,7 @@ describe('OpenAPI generator on operations it has never seen', () => {
     expect(photo.content).toEqual({
       'application/pdf': { schema: { type: 'string', format: 'binary' } },
       'application/zpl': { schema: { type: 'string', format: 'binary' } },
+      'text/csv': { schema: { type: 'string', format: 'binary' } },
       'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
     });
     expect(byId('trees.walk').requestBody?.required).toBe(false);

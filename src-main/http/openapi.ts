@@ -321,11 +321,16 @@ function successResponse(op: AnyOperation, schema: JsonSchema): OpenApiResponse 
   if (op.responseKind === 'binary') {
     const file: JsonSchema = { type: 'string', format: 'binary' };
     return {
-      description: `${description}: the file itself, sent with its own content type (PDF as application/pdf, ZPL as application/zpl, anything else as application/octet-stream).`,
+      description: `${description}: the file itself, sent with its own content type (PDF as application/pdf, ZPL as application/zpl, CSV as text/csv, anything else as application/octet-stream).`,
       headers: {
         'Content-Disposition': { description: 'inline; filename="…" when the file has a name', schema: { type: 'string' } },
       },
-      content: { 'application/pdf': { schema: file }, 'application/zpl': { schema: file }, 'application/octet-stream': { schema: file } },
+      content: {
+        'application/pdf': { schema: file },
+        'application/zpl': { schema: file },
+        'text/csv': { schema: file },
+        'application/octet-stream': { schema: file },
+      },
     };
   }
   return {

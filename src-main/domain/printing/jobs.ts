@@ -133,15 +133,19 @@ function documentsToPrint(tx: ReadDb, shipment: ShipmentRow, documentIds: readon
 
 /** POST /shipments/{id}/print: reprints read the stored documents; nothing is booked again. */
 export async function printShipment(app: AppContext, orgId: string, shipmentId: string, input: PrintShipmentInput = {}): Promise<{ jobs: PrintJob[] }> {
-  const jobIds = inWriteTransaction(app.db, (tx) => {
+  return { jobs: await runJobs(app, queueShipmentPrint(app, orgId, shipmentId, input)) };
+}
+
+/** Queues a print of the shipment's documents (its labels unless named) in one transaction; answers the jobs' ids in print order. */
+export function queueShipmentPrint(app: AppContext, orgId: string, shipmentId: string, input: PrintShipmentInput = {}): string[] {
+  return inWriteTransaction(app.db, (tx) => {
     const shipment = findShipmentRow(tx, orgId, shipmentId);
     assertPrintable(shipment);
     return queueJobs(app, tx, orgId, documentsToPrint(tx, shipment, input.documentIds), input.printerId, input.copies ?? 1);
   });
-  return { jobs: await runJobs(app, jobIds) };
 }
 
-async function runJobs(app: AppContext, jobIds: readonly string[]): Promise<PrintJob[]> {
+export async function runJobs(app: AppContext, jobIds: readonly string[]): Promise<PrintJob[]> {
   const jobs: PrintJob[] = [];
   // One after the other: labels come out of the printer in the parcels' order.
   for (const jobId of jobIds) jobs.push(await runJob(app, jobId));
@@ -507,7 +511,7 @@ function printJobsByIds(db: ReadDb, ids: readonly string[]): PrintJob[] {
 type NamedDocument = Pick<DocumentRow, 'id' | 'documentType'>;
 
 /** "Label", "Label 2 of 3", "Packing list": a document as the packer knows it on the shipment. */
-function documentTitle(all: readonly NamedDocument[], documentId: string): string {
+export function documentTitle(all: readonly NamedDocument[], documentId: string): string {
   const document = all.find((candidate) => candidate.id === documentId);
   if (!document) return `Document ${documentId}`;
   if (document.documentType !== 'label') return documentWord[document.documentType] ?? 'Document';
