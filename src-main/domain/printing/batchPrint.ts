@@ -10,7 +10,8 @@ import type { BulkPrintInput, BulkPrintResponse, BulkResult } from '../../../src
 import type { PrintJob } from '../../../src-shared/schemas/printing';
 import { printers, printJobs } from '../../db/schema';
 import type { AppContext } from '../../app/kernel/context';
-import { documentsOf } from '../shipments/repository';
+import { documentsOf, findShipmentRow } from '../shipments/repository';
+import { ApiError } from '../../../src-shared/errors';
 import { failedResult, summarized } from '../shipments/bulk';
 import { documentTitle, queueShipmentPrint, runJobs } from './jobs';
 import { findPrinterRow } from './printers';
@@ -23,6 +24,7 @@ export async function batchPrint(app: AppContext, orgId: string, input: BulkPrin
   const results = new Map<string, BulkResult>();
   for (const shipmentId of input.shipmentIds) {
     try {
+      assertHasLabels(app, orgId, shipmentId);
       queued.set(shipmentId, queueShipmentPrint(app, orgId, shipmentId, { printerId: input.printerId, copies: input.copies }));
     } catch (error) {
       results.set(shipmentId, failedResult(shipmentId, error));
@@ -53,6 +55,16 @@ export async function batchPrint(app: AppContext, orgId: string, input: BulkPrin
     results.set(shipmentId, failed.length ? failedPrint(app, shipmentId, failed) : { shipmentId, status: 'done' });
   }
   return { ...summarized(input.shipmentIds.map((shipmentId) => results.get(shipmentId) as BulkResult)), printJobs: jobs };
+}
+
+/** Said with the reference and in words, for the person reading the results (the single print's 409 names the id). */
+function assertHasLabels(app: AppContext, orgId: string, shipmentId: string): void {
+  const row = findShipmentRow(app.db, orgId, shipmentId);
+  if (row.status === 'cancelled')
+    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${row.reference} is cancelled; its labels are void and are not printed`);
+  if (!documentsOf(app.db, shipmentId).some((document) => document.documentType === 'label')) {
+    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${row.reference} is ${row.status.replace(/_/g, ' ')} and has no labels yet; send it first`);
+  }
 }
 
 /** "Label 2 of 3 did not print on 'Zebra 1': <reason>", one sentence per failed job. */

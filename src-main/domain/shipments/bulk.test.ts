@@ -43,7 +43,10 @@ describe('hold and release', () => {
       [b.id, 'done'],
       [d.id, 'done'],
     ]);
-    expect(answer.results[1]).toMatchObject({ code: 'SHIPMENT_INVALID_STATE', message: expect.stringContaining('dispatched') });
+    expect(answer.results[1]).toMatchObject({
+      code: 'SHIPMENT_INVALID_STATE',
+      message: `Shipment ${c.reference} is dispatched; only draft, pending or error shipments can be put on hold`,
+    });
     expect(answer.results[3]?.message).toBe('Already on hold; nothing changed');
     expect(answer.summary).toEqual({ total: 4, done: 3, failed: 1 });
     expect(await statusOf(a.id)).toBe('on_hold');
@@ -59,7 +62,10 @@ describe('hold and release', () => {
     const pending = await create();
     const answer = await t.client().call('shipments.batchRelease', { params: { orgId: orgId() }, body: { shipmentIds: [held.id, draft.id, pending.id] } });
     expect(answer.results.map((result) => result.status)).toEqual(['done', 'failed', 'done']);
-    expect(answer.results[1]).toMatchObject({ code: 'SHIPMENT_INVALID_STATE', message: expect.stringContaining('only a shipment on hold can be released') });
+    expect(answer.results[1]).toMatchObject({
+      code: 'SHIPMENT_INVALID_STATE',
+      message: `Shipment ${draft.reference} is draft; only on hold shipments can be released`,
+    });
     expect(await statusOf(held.id)).toBe('pending');
     expect(await statusOf(draft.id)).toBe('draft');
   });
@@ -98,7 +104,10 @@ describe('cancel', () => {
       body: { shipmentIds: [pending.id, dispatched.id, cancelled.id, processing.id] },
     });
     expect(answer.results.map((result) => result.status)).toEqual(['done', 'done', 'done', 'failed']);
-    expect(answer.results[3]?.code).toBe('SHIPMENT_INVALID_STATE');
+    expect(answer.results[3]).toMatchObject({
+      code: 'SHIPMENT_INVALID_STATE',
+      message: `Shipment ${processing.reference} is being booked with its carrier right now; only draft, pending, on hold, error, dispatched or partly dispatched shipments can be cancelled`,
+    });
     const voided = await t.client().call('shipments.get', { params: { orgId: orgId(), shipmentId: dispatched.id } });
     expect(voided.status).toBe('cancelled');
     expect(voided.activities.at(-1)?.description).toMatch(/^Cancelled; booking .+ voided$/);
@@ -118,6 +127,9 @@ describe('change shipping rule', () => {
       body: { shipmentIds: [a.id, b.id], shippingRuleId: rule.id },
     });
     expect(answer.results.map((result) => result.status)).toEqual(['done', 'failed']);
+    expect(answer.results[1]?.message).toBe(
+      `Shipment ${b.reference} is dispatched; only draft, pending, on hold or error shipments can have their shipping rule changed`,
+    );
     const changed = await t.client().call('shipments.get', { params: { orgId: orgId(), shipmentId: a.id } });
     expect(changed.shippingRuleId).toBe(rule.id);
     expect(changed.carrierSettings.productId).toBe('local_pallet');
@@ -144,7 +156,10 @@ describe('print labels', () => {
       body: { shipmentIds: [first.id, unsent.id, second.id], printerId: printer.id },
     });
     expect(answer.results.map((result) => result.status)).toEqual(['done', 'failed', 'done']);
-    expect(answer.results[1]).toMatchObject({ code: 'SHIPMENT_INVALID_STATE', message: expect.stringContaining('no labels') });
+    expect(answer.results[1]).toMatchObject({
+      code: 'SHIPMENT_INVALID_STATE',
+      message: 'Shipment BULK-UNSENT is pending and has no labels yet; send it first',
+    });
     expect(answer.printJobs.map((job) => [job.shipmentId, job.status])).toEqual([
       [first.id, 'done'],
       [first.id, 'done'],

@@ -7,6 +7,7 @@
 import { ApiError } from '../../../src-shared/errors';
 import type { BulkResponse, BulkResult } from '../../../src-shared/schemas/bulk';
 import type { ShipmentStatus } from '../../../src-shared/schemas/shipment';
+import { allowedSources } from '../../../src-shared/shipmentLifecycle';
 import type { AppContext } from '../../app/kernel/context';
 import { findShippingRuleRow } from '../shippingRules/rules';
 import { findShipmentRow } from './repository';
@@ -56,7 +57,32 @@ export function failedResult(shipmentId: string, error: unknown): BulkResult {
   return { shipmentId, status: 'failed', code: 'INTERNAL_ERROR', message: 'Something went wrong inside Shipdesk; the error has been logged' };
 }
 
-const statusOf = (app: AppContext, orgId: string, shipmentId: string) => findShipmentRow(app.db, orgId, shipmentId).status as ShipmentStatus;
+/** "on hold", "partly dispatched": a status as a sentence says it. */
+const said = (status: string) => status.replace(/_/g, ' ');
+
+/**
+ * The shipment's status, refused in words when `action` does not take it: a batch's results are read
+ * by a person at a list, so they name the shipment by its reference and its status as the screen does
+ * (the single operations' 409s, which name the id and the PATCH table, stay as they are).
+ */
+function statusFor(
+  app: AppContext,
+  orgId: string,
+  shipmentId: string,
+  allowed: readonly ShipmentStatus[],
+  action: string,
+  already?: ShipmentStatus,
+): ShipmentStatus {
+  const row = findShipmentRow(app.db, orgId, shipmentId);
+  const status = row.status as ShipmentStatus;
+  if (status !== already && !allowed.includes(status)) {
+    const only = allowed.map(said);
+    const list = only.length > 1 ? `${only.slice(0, -1).join(', ')} or ${only.at(-1)}` : only[0];
+    const why = status === 'processing' ? 'is being booked with its carrier right now' : `is ${said(status)}`;
+    throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${row.reference} ${why}; only ${list} shipments can ${action}`);
+  }
+  return status;
+}
 
 /**
  * Put on hold: the PATCH move to on_hold (from draft, pending or error). One already on hold is done
@@ -64,7 +90,10 @@ const statusOf = (app: AppContext, orgId: string, shipmentId: string) => findShi
  */
 export function batchHold(app: AppContext, orgId: string, shipmentIds: readonly string[]): Promise<BulkResponse> {
   return forEachShipment(shipmentIds, 1, (shipmentId) => {
-    if (statusOf(app, orgId, shipmentId) === 'on_hold') return { alreadyThere: 'Already on hold; nothing changed' };
+    // Read and changed in the same turn of the event loop: nothing of this process runs in between.
+    if (statusFor(app, orgId, shipmentId, ['draft', 'pending', 'error'], 'be put on hold', 'on_hold') === 'on_hold') {
+      return { alreadyThere: 'Already on hold; nothing changed' };
+    }
     updateShipment(app, orgId, shipmentId, { status: 'on_hold' });
   });
 }
@@ -75,12 +104,7 @@ export function batchHold(app: AppContext, orgId: string, shipmentIds: readonly 
  */
 export function batchRelease(app: AppContext, orgId: string, shipmentIds: readonly string[]): Promise<BulkResponse> {
   return forEachShipment(shipmentIds, 1, (shipmentId) => {
-    // Read and changed in the same turn of the event loop: nothing of this process runs in between.
-    const status = statusOf(app, orgId, shipmentId);
-    if (status === 'pending') return { alreadyThere: 'Already pending; nothing changed' };
-    if (status !== 'on_hold') {
-      throw new ApiError('SHIPMENT_INVALID_STATE', `Shipment ${shipmentId} is ${status}; only a shipment on hold can be released`);
-    }
+    if (statusFor(app, orgId, shipmentId, ['on_hold'], 'be released', 'pending') === 'pending') return { alreadyThere: 'Already pending; nothing changed' };
     updateShipment(app, orgId, shipmentId, { status: 'pending' });
   });
 }
@@ -91,7 +115,9 @@ const CANCELS_AT_A_TIME = 8;
 /** Cancel, as the single cancel does: a booked shipment is voided with its carrier first. One already cancelled is done. */
 export function batchCancel(app: AppContext, orgId: string, shipmentIds: readonly string[]): Promise<BulkResponse> {
   return forEachShipment(shipmentIds, CANCELS_AT_A_TIME, async (shipmentId) => {
-    if (statusOf(app, orgId, shipmentId) === 'cancelled') return { alreadyThere: 'Already cancelled; nothing changed' };
+    if (statusFor(app, orgId, shipmentId, allowedSources.cancel, 'be cancelled', 'cancelled') === 'cancelled') {
+      return { alreadyThere: 'Already cancelled; nothing changed' };
+    }
     await cancelShipment(app, orgId, shipmentId);
   });
 }
@@ -103,6 +129,7 @@ export function batchCancel(app: AppContext, orgId: string, shipmentIds: readonl
 export function batchApplyRule(app: AppContext, orgId: string, shipmentIds: readonly string[], shippingRuleId: string): Promise<BulkResponse> {
   findShippingRuleRow(app.db, orgId, shippingRuleId);
   return forEachShipment(shipmentIds, 1, (shipmentId) => {
+    statusFor(app, orgId, shipmentId, allowedSources.updateFields, 'have their shipping rule changed');
     updateShipment(app, orgId, shipmentId, { shippingRuleId });
   });
 }
