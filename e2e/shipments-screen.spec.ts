@@ -78,10 +78,9 @@ test('new shipment by hand, batch send from the list, cancel, a cancelled one re
     const dialog = page.getByRole('dialog', { name: 'Send shipments' });
     await dialog.getByRole('button', { name: 'Send 2' }).click();
     await expect(dialog.getByRole('status')).toHaveText('2 sent, 0 failed.');
-    // The footer's Close, focused once the sending is done.
-    const close = dialog.getByRole('button', { name: 'Close', exact: true });
-    await expect(close).toBeFocused();
-    await close.click();
+    // The result, focused and in view once the sending is done (issue 20).
+    await expect(dialog.getByRole('status')).toBeFocused();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     for (const reference of [first.reference, second.reference]) {
       await expect(table.getByRole('row').filter({ hasText: reference })).toContainText('Dispatched');
     }

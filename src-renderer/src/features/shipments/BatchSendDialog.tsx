@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
 import { batchOutcomeUnknown, SEND_AGAIN_ADVICE } from '../../lib/sendFailure';
-import { Progress } from '../../components/Progress';
-import { Link } from '../../app/router';
+import { BulkResults } from './BulkResults';
 import type { BatchSend } from './batchSend';
 import { useInitialFocus } from './useInitialFocus';
 
@@ -29,7 +28,6 @@ export function BatchSendDialog({
   const unknown = failed.filter((outcome) => batchOutcomeUnknown(outcome.code));
   const [confirmRebook, setConfirmRebook] = useState(false);
   const sendButton = useInitialFocus<HTMLButtonElement>(open && idle);
-  const closeButton = useInitialFocus<HTMLButtonElement>(open && finished);
   return (
     <Dialog title="Send shipments" open={open} onClose={onClose} wide>
       <div>
@@ -49,49 +47,31 @@ export function BatchSendDialog({
             </div>
           </>
         )}
-        {batch.total > 0 && <Progress label={batch.running ? 'Sending' : 'Done'} done={batch.done} total={batch.total} />}
-        {finished && (
-          <p role="status">
-            {sent} sent, {failed.length} failed.
-          </p>
-        )}
-        {batch.outcomes.length > 0 && (
-          // When done, the failed ones come first: they are the ones that need someone.
-          <table className="plain" aria-label="Send results">
-            <thead>
-              <tr>
-                <th scope="col">Shipment</th>
-                <th scope="col">Result</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(finished ? [...failed, ...batch.outcomes.filter((outcome) => outcome.status === 'sent')] : batch.outcomes).map((outcome) => (
-                <tr key={outcome.shipmentId}>
-                  <td>
-                    <Link to={`/shipments/${encodeURIComponent(outcome.shipmentId)}`}>{outcome.reference}</Link>
-                  </td>
-                  <td>
-                    <span className={`status status-${outcome.status === 'sent' ? 'done' : 'failed'}`}>{outcome.status === 'sent' ? 'Sent' : 'Failed'}</span>
-                  </td>
-                  <td className="wrap">
-                    {outcome.status === 'failed' && (
-                      <>
-                        <strong>{outcome.summary}</strong> {outcome.message} <code>{outcome.code}</code>
-                        {batchOutcomeUnknown(outcome.code) && (
-                          <>
-                            <br />
-                            <strong>What to do:</strong> {SEND_AGAIN_ADVICE}
-                          </>
-                        )}
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <BulkResults
+          label="Send results"
+          running={batch.running}
+          done={batch.done}
+          total={batch.total}
+          runningWord="Sending"
+          summary={`${sent} sent, ${failed.length} failed.`}
+          rows={batch.outcomes.map((outcome) => ({
+            shipmentId: outcome.shipmentId,
+            reference: outcome.reference,
+            ok: outcome.status === 'sent',
+            result: outcome.status === 'sent' ? 'Sent' : 'Failed',
+            reason: outcome.status === 'failed' && (
+              <>
+                <strong>{outcome.summary}</strong> {outcome.message} <code>{outcome.code}</code>
+                {batchOutcomeUnknown(outcome.code) && (
+                  <>
+                    <br />
+                    <strong>What to do:</strong> {SEND_AGAIN_ADVICE}
+                  </>
+                )}
+              </>
+            ),
+          }))}
+        />
         {finished && (
           <div className="form-actions">
             {failed.length > 0 && (
@@ -104,7 +84,7 @@ export function BatchSendDialog({
                 Book the {unknown.length} unanswered again…
               </button>
             )}
-            <button type="button" className="primary" ref={closeButton} onClick={onClose}>
+            <button type="button" className="primary" onClick={onClose}>
               Close
             </button>
           </div>

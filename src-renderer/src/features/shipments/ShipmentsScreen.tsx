@@ -11,6 +11,7 @@ import { sortKey, useShipmentList } from './listState';
 import { useDebounced } from './useDebounced';
 import { useBatchSend } from './batchSend';
 import { BatchSendDialog } from './BatchSendDialog';
+import { BulkActionsBar } from './BulkActionsBar';
 import { scanMatch, stripControlCharacters, useScanReader } from '../../lib/scan';
 import { Link } from '../../app/router';
 import { useProductNames } from './productNames';
@@ -137,6 +138,16 @@ export function ShipmentsScreen() {
         )}
       </header>
       {!canWrite && <ReadOnlyNote what="shipments" />}
+      {canWrite && (
+        <BulkActionsBar
+          orgId={orgId}
+          selection={selection}
+          onFinished={(keep, changed) => {
+            list.setSelected(keep, list.references);
+            if (changed) shipments.reload();
+          }}
+        />
+      )}
       <ErrorNotice error={shipments.error} title="The shipments could not be loaded" />
       <div ref={tableBox}>
         <DataTable<ShipmentListItem>

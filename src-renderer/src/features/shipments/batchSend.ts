@@ -3,6 +3,7 @@ import { ApiError, errorCodes, type ErrorCode } from '../../../../src-shared/err
 import { client } from '../../lib/api';
 import { describeError } from '../../components/ErrorNotice';
 import { sendBodyOf } from './printerChoice';
+import { withoutIds } from '../../lib/plainIds';
 
 /** Small chunks so the progress bar moves and one slow carrier call does not hide all the others. */
 export const BATCH_CHUNK = 5;
@@ -30,7 +31,9 @@ export interface BatchSend {
 function failure(shipmentId: string, reference: string, code: string | undefined, message: string | undefined): SendOutcome {
   const known = code && (errorCodes as string[]).includes(code) ? (code as ErrorCode) : null;
   const summary = known ? describeError(new ApiError(known, message ?? '')).summary : 'Not sent.';
-  return { shipmentId, reference, status: 'failed', code: code ?? 'UNKNOWN', summary, message: message ?? '' };
+  // The server names the shipment by its id; the list knows it by its reference.
+  const words = withoutIds(message ?? '', { shipments: new Map([[shipmentId, reference]]) });
+  return { shipmentId, reference, status: 'failed', code: code ?? 'UNKNOWN', summary, message: words };
 }
 
 /**

@@ -1,0 +1,223 @@
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from '@playwright/test';
+import { exportColumns } from '../src-shared/schemas/bulk';
+import { cupsForTests, pdfFilesIn, waitForPrintedPdf } from './cups';
+import { expect, test } from './fixtures';
+import { seedOrganization, signIn, type Seeded } from './seed';
+
+/**
+ * Bulk actions on a selection in the shipments list (issue 20): print labels to the CUPS PDF printer
+ * in the list's order, put on hold, release, change shipping rule, cancel and export CSV, each with
+ * its progress and a line per shipment, one that fails saying why in words. With
+ * SHIPDESK_SCREENSHOTS=1 the print results are saved as docs/screenshots/bulk-actions.png.
+ */
+
+const SCREENSHOTS = process.env.SHIPDESK_SCREENSHOTS === '1';
+const screenshotDir = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+const owner = { orgName: 'Bulk Hall', name: 'Bo Bulk', email: 'bo@bulk.example', password: 'many parcels a day' };
+
+interface Stage {
+  api: Seeded['call'];
+  carrierId: string;
+  senderAddressId: string;
+}
+
+async function stage(page: Page): Promise<Stage> {
+  const { call: api } = await seedOrganization(page.request, owner);
+  const existing = (await api('GET', '/carriers?limit=1')) as { data: { id: string; senderAddressId: string }[] };
+  if (existing.data[0]) return { api, carrierId: existing.data[0].id, senderAddressId: existing.data[0].senderAddressId };
+  const address = (await api('POST', '/sender-addresses', {
+    name: 'Bulk hall',
+    address1: 'Havnevej 9',
+    zipcode: '8000',
+    city: 'Aarhus',
+    countryCode: 'DK',
+  })) as {
+    id: string;
+  };
+  const carrier = (await api('POST', '/carriers', { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id })) as { id: string };
+  return { api, carrierId: carrier.id, senderAddressId: address.id };
+}
+
+async function newShipment({ api, carrierId }: Stage, reference: string, extra: Record<string, unknown> = {}) {
+  return (await api('POST', '/shipments', {
+    type: 'outbound',
+    reference,
+    carrierSettings: { carrierId, productId: 'local_parcel' },
+    parties: [{ type: 'receiver', name: `Receiver of ${reference}`, address1: 'Nørregade 1', postalCode: '1165', city: 'København K', countryCode: 'DK' }],
+    parcels: [{ weight: 1.5, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [] }],
+    ...extra,
+  })) as { id: string; reference: string; documents: { id: string }[] };
+}
+
+const rowOf = (table: Locator, reference: string) => table.getByRole('row').filter({ hasText: reference });
+
+/** Ticks exactly these shipments in the list (in this order), clearing any selection left. */
+async function select(page: Page, references: readonly string[]) {
+  const main = page.getByRole('main');
+  const table = main.getByRole('table', { name: 'Shipments' });
+  const bar = main.getByRole('group', { name: 'Actions on the selected shipments' });
+  const ticked = table.locator('tbody').getByRole('checkbox', { checked: true });
+  while ((await ticked.count()) > 0) await ticked.first().uncheck();
+  await expect(bar).toBeHidden();
+  for (const reference of references) {
+    await table.getByRole('row').filter({ hasText: reference }).getByRole('checkbox').check();
+  }
+  await expect(bar).toContainText(`${references.length} selected`);
+  return bar;
+}
+
+test('bulk actions: print labels in order to CUPS, hold, release, change rule, cancel, export CSV', async ({ page }) => {
+  test.setTimeout(150_000);
+  const cups = cupsForTests();
+  if (cups.state !== 'ready') throw new Error(cups.state === 'broken' ? cups.reason : `CUPS is needed here: ${cups.reason}`);
+  const staged = await stage(page);
+  const { api } = staged;
+  await api('POST', '/printers', { name: 'CUPS PDF', driver: 'cups', target: cups.queue, format: 'pdf', labelSize: '100X150', isDefault: true });
+  const rule = (await api('POST', '/shipping-rules', {
+    name: 'Pallets by truck',
+    carrierId: staged.carrierId,
+    productId: 'local_pallet',
+    services: [],
+    senderAddressId: staged.senderAddressId,
+    receivingCountries: ['DK'],
+    conditions: [],
+  })) as { id: string };
+  // B-2 before B-1 in the selection: the labels must come out in the order chosen, not by name or age.
+  const sentOne = await newShipment(staged, 'B-1');
+  const sentTwo = await newShipment(staged, 'B-2', {
+    parcels: [1, 2].map(() => ({ weight: 2, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [] })),
+  });
+  const unsent = await newShipment(staged, 'B-3');
+  const draft = await newShipment(staged, 'B-4', { status: 'draft' });
+  const one = (await api('POST', `/shipments/${sentOne.id}/send`)) as { documents: { id: string }[] };
+  const two = (await api('POST', `/shipments/${sentTwo.id}/send`)) as { documents: { id: string }[] };
+
+  await signIn(page, owner.email, owner.password);
+  await page.goto('/#/shipments');
+  const main = page.getByRole('main');
+  const table = main.getByRole('table', { name: 'Shipments' });
+
+  await test.step('print labels: one job per label, in the order selected; one without labels says why', async () => {
+    const bar = await select(page, ['B-2', 'B-3', 'B-1']);
+    await bar.getByRole('button', { name: 'Print labels…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Print labels' });
+    await expect(dialog.getByLabel('Printer')).toHaveValue('');
+    const before = pdfFilesIn(cups.outputDir);
+    await dialog.getByRole('button', { name: 'Print labels (3)' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('2 printed, 1 failed.');
+    await expect(dialog.getByRole('status')).toBeFocused();
+    await expect(dialog.getByText('Printing: 3 of 3')).toBeHidden();
+    await expect(dialog.getByText('Done: 3 of 3')).toBeVisible();
+    const results = dialog.getByRole('table', { name: 'Print labels results' });
+    await expect(rowOf(results, 'B-3')).toContainText('Failed');
+    await expect(rowOf(results, 'B-3')).toContainText(
+      'The shipment’s status does not allow this. Shipment B-3 is pending and has no labels yet; send it first',
+    );
+    await expect(results).not.toContainText('shp_');
+    await expect(rowOf(results, 'B-2')).toContainText('Printed');
+    await expect(rowOf(results, 'B-1')).toContainText('Printed');
+    if (SCREENSHOTS) {
+      mkdirSync(screenshotDir, { recursive: true });
+      await page.screenshot({ path: `${screenshotDir}bulk-actions.png`, animations: 'disabled', caret: 'hide' });
+    }
+
+    // Three PDFs from the CUPS PDF printer, in the order of the selection: B-2's two labels, then B-1's.
+    const labels = [...two.documents.map((document) => document.id), ...one.documents.map((document) => document.id)];
+    const printed = [];
+    for (const documentId of labels) printed.push(await waitForPrintedPdf(cups.outputDir, documentId, before));
+    try {
+      const times = printed.map((file) => statSync(file.file).mtimeMs);
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+      const jobs = (await api('GET', '/print-jobs?limit=3')) as { data: { documentId: string; status: string }[] };
+      // Newest first: the last label queued is B-1's.
+      expect(jobs.data.map((job) => job.documentId).reverse()).toEqual(labels);
+      expect(jobs.data.every((job) => job.status === 'done')).toBe(true);
+    } finally {
+      for (const file of printed) rmSync(file.file, { force: true });
+    }
+
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    // The one that failed stays selected, to be dealt with.
+    await expect(bar).toContainText('1 selected');
+    await expect(rowOf(table, 'B-3').getByRole('checkbox')).toBeChecked();
+  });
+
+  await test.step('put on hold: the pending and the draft; a sent one is refused in words', async () => {
+    const bar = await select(page, ['B-3', 'B-4', 'B-1']);
+    await bar.getByRole('button', { name: 'Put on hold' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Put on hold' });
+    await dialog.getByRole('button', { name: 'Put on hold (3)' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('2 on hold, 1 failed.');
+    const results = dialog.getByRole('table', { name: 'Put on hold results' });
+    await expect(rowOf(results, 'B-1')).toContainText('Shipment B-1 is dispatched; only draft, pending or error shipments can be put on hold');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(rowOf(table, 'B-3')).toContainText('On hold');
+    await expect(rowOf(table, 'B-4')).toContainText('On hold');
+  });
+
+  await test.step('release: back to pending', async () => {
+    const bar = await select(page, ['B-3', 'B-4']);
+    await bar.getByRole('button', { name: 'Release' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Release' });
+    await dialog.getByRole('button', { name: 'Release (2)' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('2 released, 0 failed.');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(rowOf(table, 'B-3')).toContainText('Pending');
+    await expect(rowOf(table, 'B-4')).toContainText('Pending');
+    await expect(main.getByRole('group', { name: 'Actions on the selected shipments' })).toBeHidden();
+  });
+
+  await test.step('change shipping rule: the rule chosen; a booked one keeps its carrier', async () => {
+    const bar = await select(page, ['B-3', 'B-2']);
+    await bar.getByRole('button', { name: 'Change shipping rule…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change shipping rule' });
+    await expect(dialog.getByRole('button', { name: 'Change shipping rule (2)' })).toBeDisabled();
+    await dialog.getByLabel('Shipping rule').selectOption({ label: 'Pallets by truck' });
+    await dialog.getByRole('button', { name: 'Change shipping rule (2)' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('1 rule applied, 1 failed.');
+    await expect(rowOf(dialog.getByRole('table', { name: 'Change shipping rule results' }), 'B-2')).toContainText(
+      'Shipment B-2 is dispatched; only draft, pending, on hold or error shipments can have their shipping rule changed',
+    );
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    const changed = (await api('GET', `/shipments/${unsent.id}`)) as { shippingRuleId: string; carrierSettings: { productId: string } };
+    expect(changed).toMatchObject({ shippingRuleId: rule.id, carrierSettings: { productId: 'local_pallet' } });
+  });
+
+  await test.step('export CSV: a file with the documented header and a row per shipment', async () => {
+    const bar = await select(page, ['B-1', 'B-3']);
+    await bar.getByRole('button', { name: 'Export CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+    const download = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Export CSV (2)' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^shipments-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await file.path()) as string, 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(exportColumns.join(','));
+    expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(['B-1,dispatched', 'B-3,pending']);
+    expect(lines[1]).toContain(',Own trucks,local_parcel,,,Receiver of B-1,,Nørregade 1,1165,København K,DK,,1,1.5,');
+    expect(lines[2]).toContain(',Pallets by truck,');
+    await expect(dialog.getByRole('status')).toHaveText('2 exported, 0 failed.');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    // An export changes nothing: the selection stays for the next action.
+    await expect(bar).toContainText('2 selected');
+  });
+
+  await test.step('cancel: after saying what it means; the sent one is voided with its carrier', async () => {
+    const bar = await select(page, ['B-1', 'B-4']);
+    await bar.getByRole('button', { name: 'Cancel shipments…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel shipments' });
+    await expect(dialog).toContainText('This cannot be undone.');
+    await dialog.getByRole('button', { name: 'Cancel shipments (2)' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('2 cancelled, 0 failed.');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(rowOf(table, 'B-1')).toContainText('Cancelled');
+    await expect(rowOf(table, 'B-4')).toContainText('Cancelled');
+    const voided = (await api('GET', `/shipments/${sentOne.id}`)) as { activities: { description: string }[] };
+    expect(voided.activities.at(-1)?.description).toMatch(/^Cancelled; booking .+ voided$/);
+    expect(draft.id).toBeTruthy();
+  });
+});
