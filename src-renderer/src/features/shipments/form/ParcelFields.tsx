@@ -2,7 +2,7 @@ import { weightUnits, type WeightUnit } from '../../../../../src-shared/schemas/
 import { Field } from '../../../components/forms';
 import { CountryPicker } from '../../../components/CountryPicker';
 import { NumberInput, TextInput } from './inputs';
-import { emptyOrderLine, type FieldMessages, type OrderLineForm, type ParcelForm } from './model';
+import { emptyOrderLine, weightProblem, type FieldMessages, type OrderLineForm, type ParcelForm } from './model';
 
 /** One parcel: weight, size, and the order lines packed in it (what customs and the packing list show). */
 export function ParcelFields({
@@ -34,7 +34,14 @@ export function ParcelFields({
     <fieldset>
       <legend>Parcel {index + 1}</legend>
       <div className="form-grid">
-        {number('weight', 'Weight', `${at}.weight`)}
+        {/* A weight of 0 is said as it is typed, not first at send. */}
+        <NumberInput
+          label="Weight"
+          path={`${at}.weight`}
+          value={parcel.weight}
+          errors={{ ...errors, [`${at}.weight`]: errors[`${at}.weight`] ?? weightProblem(parcel.weight) ?? '' }}
+          onChange={(weight) => onChange({ ...parcel, weight })}
+        />
         <Field label="Weight unit" error={errors[`${at}.weightUnit`]}>
           <select
             name={`${at}.weightUnit`}

@@ -13,6 +13,7 @@ import {
   receiverAddress,
   servicePointUpdate,
   updateBody,
+  weightProblem,
   type ShipmentForm,
 } from './model';
 
@@ -133,6 +134,19 @@ describe('a new shipment’s body', () => {
       'parcels.0.orderLines.0.quantity': 'Enter a whole number',
       'parcels.0.orderLines.0.unitPrice': 'Enter a number, e.g. 12.50',
     });
+  });
+
+  it('refuses a parcel weight of 0 (or less) before saving: send would refuse it only at the packing station', () => {
+    const form = filledForm();
+    for (const weight of ['0', '0,0', '-1']) {
+      expect(createBody({ ...form, parcels: [{ ...form.parcels[0]!, weight }] }).errors).toEqual({
+        'parcels.0.weight': 'Must be more than 0: a parcel without weight cannot be sent',
+      });
+    }
+    expect(weightProblem('0')).toBe('Must be more than 0: a parcel without weight cannot be sent');
+    expect(weightProblem('0,2')).toBeNull();
+    expect(weightProblem('')).toBeNull();
+    expect(createBody({ ...form, parcels: [{ ...form.parcels[0]!, weight: '0,01' }] }).errors).toEqual({});
   });
 
   it('asks for a carrier, then for its product', () => {

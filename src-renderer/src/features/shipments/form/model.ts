@@ -209,6 +209,13 @@ class NumberReader {
     else if (whole && !Number.isInteger(parsed)) this.errors[path] = 'Enter a whole number';
     return parsed ?? 0;
   }
+  /** A weight: send refuses a parcel of 0 (decisions §8), so the form says so before anything is saved. */
+  positive(value: string, path: string): number {
+    const parsed = this.required(value, path);
+    const problem = this.errors[path] ? null : weightProblem(value);
+    if (problem) this.errors[path] = problem;
+    return parsed;
+  }
   optional(value: string, path: string): number | undefined {
     if (value.trim() === '') return undefined;
     const parsed = this.parse(value);
@@ -220,6 +227,16 @@ class NumberReader {
     const parsed = Number(value.trim().replace(',', '.'));
     return value.trim() !== '' && Number.isFinite(parsed) ? parsed : null;
   }
+}
+
+/**
+ * What is wrong with a parcel weight as typed, said while it is typed: 0 (or less) is refused by send,
+ * so a shipment saved with it would fail only at the packing station. Empty is the save's "Required".
+ */
+export function weightProblem(value: string): string | null {
+  const parsed = Number(value.trim().replace(',', '.'));
+  if (value.trim() === '' || !Number.isFinite(parsed)) return null;
+  return parsed > 0 ? null : 'Must be more than 0: a parcel without weight cannot be sent';
 }
 
 const optionalText = (value: string) => (value.trim() === '' ? undefined : value.trim());
@@ -248,7 +265,7 @@ function parcelBody(parcel: ParcelForm, index: number, numbers: NumberReader): P
   // orderLineIds and labels refer to them) instead of making them anew on every save.
   return {
     ...(parcel.id ? { id: parcel.id } : {}),
-    weight: numbers.required(parcel.weight, `${at}.weight`),
+    weight: numbers.positive(parcel.weight, `${at}.weight`),
     weightUnit: parcel.weightUnit,
     dimensions: {
       length: numbers.required(parcel.length, `${at}.dimensions.length`),
