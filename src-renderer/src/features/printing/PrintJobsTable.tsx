@@ -1,9 +1,11 @@
 import type { Printer, PrintJob } from '../../../../src-shared/schemas/printing';
+import { withoutIds } from '../../lib/plainIds';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import { Link } from '../../app/router';
 import { StatusBadge } from '../../components/StatusBadge';
 import { DateCell } from '../../components/cells';
 import { documentTitle } from '../shipments/documents';
+import { settledFailure } from './settledFailure';
 
 /** "Label · PDF · 100 × 150 mm", or "Label 2 of 3 · PDF · …" when the shipment has several labels. */
 export function jobDocumentName(documents: readonly ShipmentDocument[] | undefined, documentId: string): string {
@@ -33,15 +35,8 @@ export interface JobShipment {
  * job stands out with its reason and offers Retry (same printer, a new attempt) and "Print on another
  * printer…". Jobs of a cancelled shipment offer nothing: its labels are void.
  */
-/**
- * The later print that settled a failed job: the same document done since (on another printer,
- * say). Such a job is no longer a problem, and retrying it would print a second label (USERS 4);
- * the server refuses that retry too.
- */
-export function settledFailure(jobs: readonly PrintJob[], job: PrintJob): PrintJob | undefined {
-  if (job.status !== 'failed') return undefined;
-  return jobs.find((other) => other.id !== job.id && other.documentId === job.documentId && other.status === 'done' && other.updatedAt > job.updatedAt);
-}
+// In its own module so pure code (the shipment's problems) can use it without the screen's parts.
+export { settledFailure };
 
 export function PrintJobsTable({
   label,
@@ -98,7 +93,7 @@ export function PrintJobsTable({
                 <td>{jobPrinterName(printers, job.printerId)}</td>
                 <td className="wrap job-state">
                   <StatusBadge status={job.status} />
-                  {failed && job.error && <span className="job-error"> {job.error}</span>}
+                  {failed && job.error && <span className="job-error"> {withoutIds(job.error)}</span>}
                   {settled && <span className="muted"> · printed since on {jobPrinterName(printers, settled.printerId)}</span>}
                   {voided && <span className="muted"> · shipment cancelled, label void</span>}
                 </td>

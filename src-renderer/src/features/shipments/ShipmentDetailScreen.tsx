@@ -92,7 +92,7 @@ function ShipmentDetail({ orgId, shipment, onChanged }: { orgId: string; shipmen
           ))}
         </div>
       )}
-      <ErrorsCard shipment={shipment} />
+      <ErrorsCard orgId={orgId} shipment={shipment} />
       <div className="grid-2">
         <FactsCard
           shipment={shipment}

@@ -4,6 +4,8 @@ import { printedCompany } from '../../../../src-shared/partyCompany';
 import { formatDateTime, formatWeight, humanize } from '../../lib/format';
 import { Link } from '../../app/router';
 import { serviceNamesOf } from './productNames';
+import { usePrintJobs } from '../printing/usePrintJobs';
+import { openProblems, problemText } from './shipmentProblems';
 
 /** The read-only parts of the shipment detail, one small component each. */
 
@@ -75,15 +77,22 @@ export function FactsCard({
   );
 }
 
-export function ErrorsCard({ shipment }: { shipment: Shipment }) {
-  if (shipment.errors.length === 0) return null;
+/**
+ * What still needs someone on this shipment. An automatic print that failed and has printed since
+ * (Retry, another printer) is no longer one (openProblems): the box goes when nothing is left.
+ */
+export function ErrorsCard({ orgId, shipment }: { orgId: string; shipment: Shipment }) {
+  // The same read as the Print jobs card (the read cache shares it), kept fresh by print pushes.
+  const jobs = usePrintJobs(orgId, { shipmentId: shipment.id, limit: 100 }).data?.data;
+  const open = openProblems(shipment.errors, jobs);
+  if (open.length === 0) return null;
   return (
     <section className="card card-bad" aria-labelledby="errors-title">
       <h2 id="errors-title">Problems</h2>
       <ul>
-        {shipment.errors.map((error) => (
+        {open.map((error) => (
           <li key={error.id}>
-            {error.message} <code>{error.code}</code> <small className="muted">{formatDateTime(error.createdAt)}</small>
+            {problemText(error, shipment, jobs)} <code>{error.code}</code> <small className="muted">{formatDateTime(error.createdAt)}</small>
           </li>
         ))}
       </ul>
