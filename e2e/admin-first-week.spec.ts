@@ -72,10 +72,10 @@ test('settings forms: what needs attention is named as the form labels its field
   await address.getByRole('button', { name: 'Create sender address' }).click();
   const problems = address.getByRole('alert').getByRole('listitem');
   await expect(problems).toHaveText([
-    'Name: Required',
-    'Address line 1: Required',
-    'Postal code: Required',
-    'City: Required',
+    'Name is required',
+    'Address line 1 is required',
+    'Postal code is required',
+    'City is required',
     'Country: Choose a country (two-letter code such as DK)',
   ]);
   // Each item names a label the form shows.

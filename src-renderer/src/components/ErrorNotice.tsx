@@ -1,5 +1,6 @@
 import { ApiError, type ErrorCode } from '../../../src-shared/errors';
 import { sendFailureAdvice } from '../lib/sendFailure';
+import { withoutIds } from '../lib/plainIds';
 
 /** What went wrong, in the words of someone at a packing station; the server's text follows it. */
 const plainWords: Partial<Record<ErrorCode, string>> = {
@@ -38,7 +39,7 @@ export interface DescribedError {
   detail: string;
   code: string;
   carrierErrors: { code: string; message: string }[];
-  /** Field problems of a VALIDATION_FAILED answer, as "Postal code (receiver): Required". */
+  /** Field problems of a VALIDATION_FAILED answer, as "Receiver's postal code is required". */
   fieldProblems: string[];
   /** What to do next when the server's words do not say it (a send whose outcome is unknown). */
   advice: string | null;
@@ -47,6 +48,7 @@ export interface DescribedError {
 /** API field names whose words are not the ones the forms show. */
 const fieldWords: Record<string, string> = {
   zipcode: 'postal code',
+  email: 'e-mail',
   address1: 'address line 1',
   address2: 'address line 2',
   attContact: 'contact person',
@@ -93,38 +95,61 @@ const itemWords: Record<string, string> = {
   scopes: 'access',
 };
 
-/** `body.parties.1.postalCode` → "party 2 › postal code"; `body.zipcode` → "postal code". */
-export function fieldLabel(path: string): string {
+/** What a form knows that the API's field path does not say: which party is party 2. */
+export interface FieldContext {
+  /** The type of each party in the body's order: `parties.1` is then "Receiver", not "party 2". */
+  partyTypes?: readonly string[];
+}
+
+const capitalized = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
+
+/** The item of a list as the form shows it: "Receiver", "Parcel 1", "order line 3". */
+function itemName(list: string | undefined, index: number, context: FieldContext): string {
+  const type = list === 'parties' ? context.partyTypes?.[index] : undefined;
+  if (type) return capitalized(type.replace(/_/g, ' '));
+  return `${list === undefined ? 'item' : (itemWords[list] ?? fieldWord(list))} ${index + 1}`;
+}
+
+/**
+ * An API field path in the words of the form's labels (issue 20: never "party 2 › email"):
+ * `body.parties.1.email` → "Receiver's e-mail" (with the parties' types), `body.zipcode` → "Postal
+ * code", `body.parcels.0.orderLines.2.tarrifNumber` → "Tariff number of order line 3 in parcel 1",
+ * `body.receivingCountries.3` → "Receiving country 4". The body itself is "".
+ */
+export function fieldLabel(path: string, context: FieldContext = {}): string {
   const parts = path
     .replace(/^(body|query|params)\.?/, '')
     .split('.')
     .filter(Boolean);
   const isIndex = (part: string | undefined) => part !== undefined && /^\d+$/.test(part);
-  const words: string[] = [];
+  const owners: string[] = [];
+  let field: string | null = null;
   parts.forEach((part, i) => {
-    const list = parts[i - 1];
-    if (isIndex(part)) words.push(`${list === undefined ? 'item' : (itemWords[list] ?? fieldWord(list))} ${Number(part) + 1}`);
-    // A list's name is said with its item's number, not as a step of its own.
-    else if (!isIndex(parts[i + 1])) words.push(fieldWord(part));
+    if (isIndex(part)) owners.push(itemName(parts[i - 1], Number(part), context));
+    // A list's name is said with its item's number; of nested objects (dimensions.length) the last part says it.
+    else if (!isIndex(parts[i + 1])) field = fieldWord(part);
   });
-  return words.join(' › ');
+  const named = field as string | null;
+  if (named === null) return owners.length ? capitalized([...owners].reverse().join(' in ').toLowerCase()) : '';
+  if (owners.length === 0) return capitalized(named);
+  if (owners.length === 1) return `${capitalized(owners[0] as string)}'s ${named}`;
+  return `${capitalized(named)} of ${[...owners].reverse().join(' in ').toLowerCase()}`;
 }
 
-export function describeError(error: unknown): DescribedError {
+/** "Name is required", "Receiver's e-mail: Not a valid email address": a field's problem as one sentence. */
+export function fieldProblem(label: string, message: string): string {
+  if (!label) return message;
+  return message === 'Required' ? `${label} is required` : `${label}: ${message}`;
+}
+
+export function describeError(error: unknown, context: FieldContext = {}): DescribedError {
   if (error instanceof ApiError) {
     // A problem of the whole body (a file that cannot be read) has no field to name; each is said once.
-    const fieldProblems = [
-      ...new Set(
-        (error.details ?? []).map((detail) => {
-          const label = fieldLabel(detail.path);
-          return label ? `${label}: ${detail.message}` : detail.message;
-        }),
-      ),
-    ];
+    const fieldProblems = [...new Set((error.details ?? []).map((detail) => fieldProblem(fieldLabel(detail.path, context), withoutIds(detail.message))))];
     return {
       summary: plainWords[error.code] ?? 'That did not work.',
       // For field problems the list says it better than the server's one-line summary.
-      detail: fieldProblems.length ? '' : error.message,
+      detail: fieldProblems.length ? '' : withoutIds(error.message),
       code: error.code,
       carrierErrors: error.errors ?? [],
       fieldProblems,
@@ -136,9 +161,9 @@ export function describeError(error: unknown): DescribedError {
 }
 
 /** An error as a warehouse user reads it, with the code at hand for support. */
-export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+export function ErrorNotice({ error, title, fields }: { error: unknown; title?: string; fields?: FieldContext }) {
   if (!error) return null;
-  const described = describeError(error);
+  const described = describeError(error, fields);
   return (
     <div role="alert" className="error-notice">
       <strong>{title ?? described.summary}</strong>

@@ -23,6 +23,8 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { ServicePointPicker } from '../../components/ServicePointPicker';
 import { servicePointUpdate } from '../shipments/form/model';
 import type { ServicePoint } from '../../../../src-shared/schemas/carrier';
+import { withoutIds } from '../../lib/plainIds';
+import { printJobNames } from '../shipments/shipmentProblems';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -489,7 +491,7 @@ function PrintLine({ result }: { result: Extract<PackResult, { kind: 'shipment' 
   if (result.sent && printErrors.length) {
     return (
       <p className="pack-print pack-print-bad" role="alert">
-        {printErrors[printErrors.length - 1]?.message}
+        {withoutIds(printErrors[printErrors.length - 1]?.message ?? '', { printJobs: printJobNames(shipment, result.print?.jobs ?? []) })}
       </p>
     );
   }

@@ -1,7 +1,7 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../../../src-shared/errors';
-import { ErrorNotice, fieldWord } from '../../components/ErrorNotice';
+import { ErrorNotice, fieldProblem, fieldWord } from '../../components/ErrorNotice';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormActions, fieldErrors } from '../../components/forms';
 import { holdsUnchosenCountry } from '../../components/CountryPicker';
@@ -184,10 +184,7 @@ export function FormError({ error }: { error: unknown }) {
       <strong>{problems.length === 1 ? 'One field needs attention:' : `${problems.length} fields need attention:`}</strong>
       <ul>
         {problems.map(([path, message]) => (
-          <li key={path}>
-            {path ? `${plainPath(path)}: ` : ''}
-            {message}
-          </li>
+          <li key={path}>{fieldProblem(path ? plainPath(path) : '', message)}</li>
         ))}
       </ul>
     </div>

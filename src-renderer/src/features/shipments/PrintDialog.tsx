@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { withoutIds } from '../../lib/plainIds';
 import type { PrintJob, Printer } from '../../../../src-shared/schemas/printing';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
@@ -292,7 +293,7 @@ function JobRow({ job, documents, printers, onRetry }: { job: PrintJob; document
       <td>{printer?.name ?? job.printerId ?? 'No printer'}</td>
       <td className="wrap">
         <StatusBadge status={job.status} />
-        {job.status === 'failed' && job.error && <span className="job-error"> {job.error}</span>}
+        {job.status === 'failed' && job.error && <span className="job-error"> {withoutIds(job.error)}</span>}
       </td>
       <td>{job.attempts}</td>
       <td>

@@ -5,7 +5,7 @@ import { useOperation } from '../../../lib/useOperation';
 import { useOrgId } from '../../../lib/session';
 import { humanize } from '../../../lib/format';
 import { Link, navigate } from '../../../app/router';
-import { ErrorNotice } from '../../../components/ErrorNotice';
+import { ErrorNotice, fieldLabel, fieldProblem } from '../../../components/ErrorNotice';
 import { Field, fieldErrors } from '../../../components/forms';
 import { holdsUnchosenCountry } from '../../../components/CountryPicker';
 import { ServicePointPicker, useServicePointMode } from '../../../components/ServicePointPicker';
@@ -315,13 +315,12 @@ function ShipmentEditor({ draftKey, baseline, shipment }: { draftKey: string; ba
         </fieldset>
       </fieldset>
 
-      <ErrorNotice error={error} />
+      {/* The parties' types name "parties.1" as the Receiver it is on this form. */}
+      <ErrorNotice error={error} fields={{ partyTypes: form.parties.map((party) => party.type) }} />
       {unplaced.length > 0 && (
         <ul className="error-notice" aria-label="Other problems">
           {unplaced.map(([path, message]) => (
-            <li key={path}>
-              <code>{path}</code>: {message}
-            </li>
+            <li key={path}>{fieldProblem(fieldLabel(path, { partyTypes: form.parties.map((party) => party.type) }), message)}</li>
           ))}
         </ul>
       )}
