@@ -1,4 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import { exportColumns } from '../src-shared/schemas/bulk';
@@ -220,4 +222,120 @@ test('bulk actions: print labels in order to CUPS, hold, release, change rule, c
     expect(voided.activities.at(-1)?.description).toMatch(/^Cancelled; booking .+ voided$/);
     expect(draft.id).toBeTruthy();
   });
+});
+
+/**
+ * Issue 20, defect: a failed automatic print that printed on Retry left its "Problems" box on the
+ * shipment as if the label were still missing; and the box named the job by its id (`pjb_…`).
+ */
+test('a failed automatic print, printed on Retry, leaves no Problems box; the job is named by its label', async ({ page }) => {
+  const staged = await stage(page);
+  const { api } = staged;
+  const folder = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-retry-'));
+  const target = join(folder, 'not-mounted-yet');
+  try {
+    const printer = (await api('POST', '/printers', { name: 'Dock printer', driver: 'file', target, format: 'pdf', labelSize: '100X150' })) as { id: string };
+    const rule = (await api('POST', '/shipping-rules', {
+      name: 'Print at the dock',
+      carrierId: staged.carrierId,
+      productId: 'local_parcel',
+      services: [],
+      senderAddressId: staged.senderAddressId,
+      receivingCountries: ['DK'],
+      conditions: [],
+      autoPrintLabels: true,
+      labelPrinterId: printer.id,
+    })) as { id: string };
+    const shipment = await newShipment(staged, 'RETRY-1');
+    await api('PATCH', `/shipments/${shipment.id}`, { shippingRuleId: rule.id });
+    await api('POST', `/shipments/${shipment.id}/send`);
+
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/#/shipments/${shipment.id}`);
+    const main = page.getByRole('main');
+    const problems = main.getByRole('region', { name: 'Problems' });
+    await expect(problems).toContainText("the label did not print on 'Dock printer'");
+    await expect(problems).toContainText('(print job for the label of RETRY-1)');
+    await expect(problems).not.toContainText('pjb_');
+
+    mkdirSync(target);
+    const card = main.getByRole('region', { name: 'Print jobs' });
+    await card.getByRole('button', { name: 'Retry' }).click();
+    await expect(card.getByRole('table', { name: 'Print jobs of this shipment' })).toContainText('Done');
+    await expect(problems).toBeHidden();
+    await page.reload();
+    await expect(main.getByRole('heading', { level: 1 })).toHaveText('Shipment RETRY-1 Dispatched');
+    await expect(card.getByRole('table', { name: 'Print jobs of this shipment' })).toContainText('Done');
+    await expect(problems).toBeHidden();
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Issue 20, defects: a parcel weight of 0 was taken by the form and refused only at send; and a
+ * refusal listed "party 1 › email" (the API's path) where the form says Receiver and E-mail.
+ */
+test('the shipment form: a weight of 0 is said at once; a refused e-mail is named as the form names it', async ({ page }) => {
+  await stage(page);
+  await signIn(page, owner.email, owner.password);
+  const main = page.getByRole('main');
+  await page.goto('/#/shipments/new');
+  await expect(main.getByRole('heading', { level: 1 })).toHaveText('New shipment');
+  const receiver = main.getByRole('group', { name: 'Receiver' });
+  await receiver.getByLabel('Name', { exact: true }).fill('Karen Kunde');
+  await receiver.getByLabel('Address', { exact: true }).fill('Nørregade 7');
+  await receiver.getByLabel('Postal code').fill('1165');
+  await receiver.getByLabel('City').fill('København K');
+  await receiver.getByRole('combobox', { name: 'Country' }).fill('DK');
+  await receiver.getByRole('combobox', { name: 'Country' }).press('Tab');
+  await receiver.getByLabel('Email (optional)').fill('karen@');
+  const parcel = main.getByRole('group', { name: 'Parcel 1' });
+  const weight = parcel.getByLabel('Weight', { exact: true });
+  await weight.fill('0');
+  // Said as it is typed, before any save.
+  await expect(weight).toHaveAccessibleDescription('Must be more than 0: a parcel without weight cannot be sent');
+  await expect(weight).toHaveAttribute('aria-invalid', 'true');
+  await parcel.getByLabel('Length (cm)').fill('40');
+  await parcel.getByLabel('Width (cm)').fill('30');
+  await parcel.getByLabel('Height (cm)').fill('20');
+  await main.getByLabel('Product', { exact: true }).selectOption({ label: 'Own delivery, parcel' });
+  const create = main.getByRole('button', { name: 'Create outbound shipment' });
+  await create.click();
+  await expect(weight).toBeFocused();
+  await expect(main.getByRole('heading', { level: 1 })).toHaveText('New shipment');
+
+  await weight.fill('0,5');
+  await expect(weight).not.toHaveAttribute('aria-invalid', 'true');
+  await create.click();
+  const refusal = main.getByRole('alert').filter({ hasText: 'Some fields need attention.' });
+  await expect(refusal.getByRole('listitem')).toHaveText(["Receiver's e-mail: Not a valid email address"]);
+  await expect(refusal).not.toContainText('›');
+  await expect(refusal).not.toContainText('party');
+});
+
+/**
+ * Issue 20, defect: when a long batch send ended, the Close button below the results took the focus
+ * and the dialog scrolled its summary out of sight.
+ */
+test('batch send of 30: when it ends, its result is in view and has the focus', async ({ page }) => {
+  const staged = await stage(page);
+  for (let index = 1; index <= 30; index++) await newShipment(staged, `D-${String(index).padStart(2, '0')}`);
+  await signIn(page, owner.email, owner.password);
+  const main = page.getByRole('main');
+  await page.goto('/#/shipments');
+  await main.getByRole('searchbox', { name: 'Search references' }).fill('D-');
+  const table = main.getByRole('table', { name: 'Shipments' });
+  await expect(table.getByRole('row').filter({ hasText: 'D-30' })).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: 'B-1' })).toHaveCount(0);
+  await table.getByRole('checkbox', { name: 'Select all on this page' }).check();
+  await main.getByRole('button', { name: 'Send selected (30)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send shipments' });
+  await dialog.getByRole('button', { name: 'Send 30' }).click();
+  const result = dialog.getByRole('status');
+  await expect(result).toHaveText('30 sent, 0 failed.');
+  await expect(result).toBeFocused();
+  await expect(result).toBeInViewport({ ratio: 1 });
+  // The list is longer than the dialog: the last line is out of view, not the result.
+  await expect(dialog.getByRole('table', { name: 'Send results' }).getByRole('row').last()).not.toBeInViewport();
 });

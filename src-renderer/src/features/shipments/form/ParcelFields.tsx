@@ -2,7 +2,7 @@ import { weightUnits, type WeightUnit } from '../../../../../src-shared/schemas/
 import { Field } from '../../../components/forms';
 import { CountryPicker } from '../../../components/CountryPicker';
 import { NumberInput, TextInput } from './inputs';
-import { emptyOrderLine, weightProblem, type FieldMessages, type OrderLineForm, type ParcelForm } from './model';
+import { emptyOrderLine, NO_WEIGHT, weightProblem, type FieldMessages, type OrderLineForm, type ParcelForm } from './model';
 
 /** One parcel: weight, size, and the order lines packed in it (what customs and the packing list show). */
 export function ParcelFields({
@@ -39,7 +39,7 @@ export function ParcelFields({
           label="Weight"
           path={`${at}.weight`}
           value={parcel.weight}
-          errors={{ ...errors, [`${at}.weight`]: errors[`${at}.weight`] ?? weightProblem(parcel.weight) ?? '' }}
+          errors={{ ...errors, [`${at}.weight`]: weightMessage(errors[`${at}.weight`], parcel.weight) }}
           onChange={(weight) => onChange({ ...parcel, weight })}
         />
         <Field label="Weight unit" error={errors[`${at}.weightUnit`]}>
@@ -145,4 +145,10 @@ function OrderLineFields({
       </div>
     </fieldset>
   );
+}
+
+/** The save's message for the weight, except its "more than 0", which follows the weight as it is typed. */
+function weightMessage(saved: string | undefined, weight: string): string {
+  const live = weightProblem(weight);
+  return (saved === NO_WEIGHT ? live : (saved ?? live)) ?? '';
 }

@@ -236,8 +236,9 @@ class NumberReader {
 export function weightProblem(value: string): string | null {
   const parsed = Number(value.trim().replace(',', '.'));
   if (value.trim() === '' || !Number.isFinite(parsed)) return null;
-  return parsed > 0 ? null : 'Must be more than 0: a parcel without weight cannot be sent';
+  return parsed > 0 ? null : NO_WEIGHT;
 }
+export const NO_WEIGHT = 'Must be more than 0: a parcel without weight cannot be sent';
 
 const optionalText = (value: string) => (value.trim() === '' ? undefined : value.trim());
 const code = (value: string) => optionalText(value)?.toUpperCase();
