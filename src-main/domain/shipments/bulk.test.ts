@@ -211,6 +211,18 @@ describe('export CSV', () => {
     expect(lines[3]).toBe('');
   });
 
+  it('a packer may do every bulk action (write:shipments and write:printers, decisions §3)', async () => {
+    const token = await t.tokenWithScopes(t.org, ['read:all', 'write:shipments', 'write:orders', 'write:printers']);
+    const a = await create();
+    const packer = t.client(token);
+    expect((await packer.call('shipments.batchHold', { params: { orgId: orgId() }, body: { shipmentIds: [a.id] } })).summary.done).toBe(1);
+    expect((await packer.call('shipments.batchRelease', { params: { orgId: orgId() }, body: { shipmentIds: [a.id] } })).summary.done).toBe(1);
+    expect((await packer.call('shipments.batchPrint', { params: { orgId: orgId() }, body: { shipmentIds: [a.id] } })).results[0]?.code).toBe(
+      'SHIPMENT_INVALID_STATE',
+    );
+    expect((await packer.call('shipments.batchCancel', { params: { orgId: orgId() }, body: { shipmentIds: [a.id] } })).summary.done).toBe(1);
+  });
+
   it('a viewer may export (it only reads)', async () => {
     const a = await create();
     const token = await t.tokenWithScopes(t.org, ['read:shipments']);
