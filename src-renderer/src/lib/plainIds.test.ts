@@ -23,6 +23,16 @@ describe('messages without ids', () => {
     );
   });
 
+  it('takes the name a message gives in brackets, and says "this" for the thing a message is about', () => {
+    expect(withoutIds('Shipping rule rul_01jq8z9x0aaa is the return rule of shipping rule rul_01jq8z9x0bbb (Havn parcels); change that rule first')).toBe(
+      'This shipping rule is the return rule of shipping rule Havn parcels; change that rule first',
+    );
+    expect(withoutIds('Printer prn_01jq8z9x0aaa does not exist in this organization')).toBe('This printer does not exist in this organization');
+    expect(withoutIds('This printer is used by shipping rule Havn parcels (rul_01jq8z9x0aaa); choose another printer in the rule first')).toBe(
+      'This printer is used by shipping rule Havn parcels; choose another printer in the rule first',
+    );
+  });
+
   it('never leaves an id, even one it cannot name', () => {
     const plain = withoutIds('(print job pjb_01jq8z9x0ccc) on printer prn_01jq8z9x0ddd for doc_01jq8z9x0eee');
     expect(plain).toBe('(its print job) on this printer for a document');

@@ -12,7 +12,9 @@ export interface IdNames {
   printJobs?: ReadonlyMap<string, string>;
 }
 
-const idPattern = /(\b[A-Za-z]+ )?\b(shp|pjb|doc|prn|rul|car|adr|ord|chn|oln|prc|pol|usr|tok|whk|org)_[0-9a-z]{6,}\b/g;
+/** An id, with up to two words before it ("shipping rule rul_…") and a name after it in brackets ("(Havn parcels)"). */
+const kinds = 'shp|pjb|doc|prn|rul|car|adr|ord|chn|oln|prc|pol|usr|tok|whk|org';
+const idPattern = new RegExp(`((?:\\b[A-Za-z]+ ){0,2})\\b(${kinds})_[0-9a-z]{6,}\\b(?: \\(([^()]{1,200})\\))?`, 'g');
 
 /** What an id of each kind is called when there is no name for it. */
 const unnamed: Record<string, string> = {
@@ -46,16 +48,30 @@ export function withoutIds(message: string, names: IdNames = {}): string {
     if (list.some((name) => name === undefined)) return words.toLowerCase().endsWith('s') ? 'its print jobs' : 'its print job';
     return `${words} for ${joined(list as string[])}`;
   });
-  return jobs.replace(idPattern, (match: string, word: string | undefined, kind: string) => {
-    const lead = word ?? '';
+  // "shipping rule Havn parcels (rul_1)": the name is there; the id in brackets goes.
+  const bracketed = new RegExp(` \\((?:${kinds})_[0-9a-z]{6,}\\)`, 'g');
+  return jobs.replace(bracketed, '').replace(idPattern, (match: string, lead: string, kind: string, shown: string | undefined) => {
+    // "shipping rule rul_1 (Havn parcels)": the message names it already.
+    if (shown) return `${lead}${shown}`;
     const name = kind === 'shp' ? names.shipments?.get(match.slice(lead.length)) : undefined;
     if (name) return lead + name;
     // "Shipment shp_1 does not exist" → "This shipment does not exist"; elsewhere "a printer", "an order".
-    const noun = lead.trim().toLowerCase();
-    if (noun && noun === nounOf[kind]) return `${lead[0] === lead[0]?.toUpperCase() ? 'This' : 'this'} ${noun}`;
+    const noun = nounOf[kind] ? new RegExp(`(^|\\s)(${nounOf[kind]}) $`, 'i').exec(lead) : null;
+    if (noun) {
+      const said = noun[2] as string;
+      return `${lead.slice(0, noun.index + (noun[1] ?? '').length)}${said[0] === said[0]?.toUpperCase() ? 'This' : 'this'} ${said.toLowerCase()}`;
+    }
     return lead + (unnamed[kind] ?? 'it');
   });
 }
 
 /** The word a message puts before an id of the kind ("Shipment shp_…", "printer prn_…"). */
-const nounOf: Record<string, string> = { shp: 'shipment', doc: 'document', prn: 'printer', rul: 'rule', car: 'carrier', ord: 'order', adr: 'address' };
+const nounOf: Record<string, string> = {
+  shp: 'shipment',
+  doc: 'document',
+  prn: 'printer',
+  rul: 'shipping rule|rule',
+  car: 'carrier',
+  ord: 'order',
+  adr: 'sender address|address',
+};
