@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { exportColumns } from '../src-shared/schemas/bulk';
 import { cupsForTests, pdfFilesIn, waitForPrintedPdf } from './cups';
@@ -120,6 +121,9 @@ test('bulk actions: print labels in order to CUPS, hold, release, change rule, c
     await expect(results).not.toContainText('shp_');
     await expect(rowOf(results, 'B-2')).toContainText('Printed');
     await expect(rowOf(results, 'B-1')).toContainText('Printed');
+    // The bar and the results pass the same checks as every screen (e2e/accessibility.spec.ts).
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`)).toEqual([]);
     if (SCREENSHOTS) {
       mkdirSync(screenshotDir, { recursive: true });
       await page.screenshot({ path: `${screenshotDir}bulk-actions.png`, animations: 'disabled', caret: 'hide' });
