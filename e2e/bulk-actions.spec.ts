@@ -224,7 +224,7 @@ test('bulk actions: print labels in order to CUPS, hold, release, change rule, c
     await expect(rowOf(table, 'B-4')).toContainText('Cancelled');
     const voided = (await api('GET', `/shipments/${sentOne.id}`)) as { activities: { description: string }[] };
     expect(voided.activities.at(-1)?.description).toMatch(/^Cancelled; booking .+ voided$/);
-    expect(draft.id).toBeTruthy();
+    expect(((await api('GET', `/shipments/${draft.id}`)) as { status: string }).status).toBe('cancelled');
   });
 });
 
