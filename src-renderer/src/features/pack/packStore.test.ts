@@ -208,6 +208,7 @@ function orderLineOf(sku: string) {
     provinceOfOrigin: null,
     barcode: null,
     vendor: null,
+    location: null,
     requiresShipping: true,
     taxable: true,
     giftCard: false,

@@ -40,6 +40,7 @@ function line(name: string, more: Partial<OrderLine> = {}): OrderLine {
     provinceOfOrigin: null,
     barcode: null,
     vendor: null,
+    location: null,
     requiresShipping: true,
     taxable: true,
     giftCard: false,
