@@ -3,6 +3,7 @@ import { setupOperations } from './api/setup';
 import { authOperations } from './api/auth';
 import { apiTokenOperations } from './api/apiTokens';
 import { orgOperations } from './api/orgs';
+import { onboardingOperations } from './api/onboarding';
 import { senderAddressOperations } from './api/senderAddresses';
 import { carrierOperations } from './api/carriers';
 import { webhookOperations } from './api/webhooks';
@@ -23,6 +24,7 @@ export const operations = [
   ...authOperations,
   ...apiTokenOperations,
   ...orgOperations,
+  ...onboardingOperations,
   ...senderAddressOperations,
   ...carrierOperations,
   ...webhookOperations,

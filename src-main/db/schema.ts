@@ -13,6 +13,14 @@ const updatedAt = () => text('updated_at').notNull();
 const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>();
 const bool = (name: string) => integer(name, { mode: 'boolean' });
 
+/** What the first-day checklist keeps (issue 20); its "done" is computed from the data. */
+export interface OnboardingState {
+  skipped: string[];
+  closed: boolean;
+  /** Real carriers whose connection test passed once: their checklist step is done. */
+  carrierTestsPassed?: string[];
+}
+
 export const orgs = sqliteTable('orgs', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -32,7 +40,7 @@ export const orgs = sqliteTable('orgs', {
   /** The organization's own words printed on every packing slip (how to send something back). */
   returnInstructions: text('return_instructions'),
   /** The first-day checklist: steps the user skipped and whether it was closed (issue 20). */
-  onboarding: json<{ skipped: string[]; closed: boolean }>('onboarding'),
+  onboarding: json<OnboardingState>('onboarding'),
   /** Per-org counters for generated shipment references and local tracking numbers. */
   shipmentSeq: integer('shipment_seq').notNull().default(0),
   trackingSeq: integer('tracking_seq').notNull().default(0),

@@ -4,6 +4,7 @@ import { setupHandlers } from './orgs/setupHandlers';
 import { authHandlers } from './auth/handlers';
 import { apiTokenHandlers } from './apiTokens/handlers';
 import { orgHandlers } from './orgs/handlers';
+import { onboardingHandlers } from './onboarding/handlers';
 import { memberHandlers } from './members/handlers';
 import { senderAddressHandlers } from './senderAddresses/handlers';
 import { carrierHandlers } from './carriers/handlers';
@@ -27,6 +28,7 @@ export const handlers = {
   ...authHandlers,
   ...apiTokenHandlers,
   ...orgHandlers,
+  ...onboardingHandlers,
   ...memberHandlers,
   ...senderAddressHandlers,
   ...carrierHandlers,

@@ -3,6 +3,7 @@ import { carrierProducts, createCarrier, deleteCarrier, getCarrier, listCarriers
 import { carrierFieldOptions, refreshCarrierProducts, testCarrier, testUnsavedCarrier, unsavedFieldOptions } from './carrierSetup';
 import { defineHandlers } from '../../app/kernel/handler';
 import { carrierServicePoints } from './servicePoints';
+import { noteCarrierTestPassed } from '../onboarding/onboarding';
 
 export const carrierHandlers = defineHandlers({
   'availableCarriers.list': () => availableCarriers(),
@@ -16,7 +17,11 @@ export const carrierHandlers = defineHandlers({
   'carriers.delete': ({ app }, { params }) => deleteCarrier(app, params.orgId, params.carrierId),
   'carriers.products': ({ app }, { params }) => carrierProducts(app, params.orgId, params.carrierId),
   'carriers.servicePoints': ({ app }, { params, query }) => carrierServicePoints(app, params.orgId, params.carrierId, query),
-  'carriers.test': ({ app }, { params, body }) => testCarrier(app, params.orgId, params.carrierId, body?.config),
+  'carriers.test': async ({ app }, { params, body }) => {
+    const result = await testCarrier(app, params.orgId, params.carrierId, body?.config);
+    if (result.ok) noteCarrierTestPassed(app, params.orgId, params.carrierId);
+    return result;
+  },
   'carriers.fieldOptions': ({ app }, { params, body }) => carrierFieldOptions(app, params.orgId, params.carrierId, body.config, body.field),
   'carriers.refreshProducts': ({ app }, { params }) => refreshCarrierProducts(app, params.orgId, params.carrierId),
 });
