@@ -6,9 +6,10 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { appRoot } from './platform/appRoot';
-import { type AppContext } from './app/kernel/context';
+import { type AppContext, type ProfileName } from './app/kernel/context';
 import { createAppContext } from './app/runtime/createApp';
-import { databaseFile, defaultDataDir, parsePort, portFromEnv } from './app/runtime/config';
+import { defaultDataDir, parsePort, portFromEnv } from './app/runtime/config';
+import { profileFiles, profileSwitch } from './app/runtime/profiles';
 import { acquireInstanceLock } from './app/runtime/instanceLock';
 import { buildServer, listen } from './http/server';
 import { rendererIndex } from './http/renderer';
@@ -20,6 +21,16 @@ import { startTrackingPoller } from './domain/tracking/poller';
 
 /** How long a shutdown waits for requests still arriving (a client that sent half a request). */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** A switch of profile waits less: the renderer reloads anyway, and an event stream ends at once. */
+const SWITCH_GRACE_MS = 2_000;
+
+/** One profile's database served: the context, the HTTP door and the background work over it. */
+interface Serving {
+  app: AppContext;
+  server: ReturnType<typeof buildServer>;
+  url: string;
+  stop(graceMs: number): Promise<void>;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -32,49 +43,83 @@ async function main(): Promise<void> {
   const rendererDir = join(root, 'out', 'renderer');
 
   const dataDir = defaultDataDir();
-  // Before the database is opened: start-up recovery must not touch another server's sends.
-  const lock = acquireInstanceLock(databaseFile(dataDir));
-  let app: AppContext | null = null;
-  try {
-    app = createAppContext({ dataDir });
-    runStartupChores(app);
-    const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
-    const url = await listen(server, host, port);
-    console.log(`Shipdesk listening on ${url}`);
-    const stations = stationUrls(host, Number(new URL(url).port));
-    if (stations.length) console.log(`Stations reach it at ${stations.join(', ')}`);
-    // Without a build the API still works, but / would answer a bare JSON 404: say why.
-    if (!rendererIndex(rendererDir)) console.warn(`Shipdesk: no built app in ${rendererDir}; run \`npm run build\` to serve it at ${url}/`);
-    // Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.
-    const webhookDelivery = startWebhookDelivery(app);
-    // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
-    const dailyBackups = startDailyBackups(app);
-    // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
-    const trackingPoller = startTrackingPoller(app);
+  const files = profileFiles(dataDir);
 
-    const running = app;
-    let closing = false;
-    const shutdown = async () => {
-      if (closing) return;
-      closing = true;
-      // Requests in flight finish; a client that never finishes its request is cut off after the grace.
-      const cutOff = setTimeout(() => server.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      cutOff.unref();
-      await server.close();
-      await webhookDelivery.stop();
-      await dailyBackups.stop();
-      await trackingPoller.stop();
-      running.close();
+  /** Opens `profile`'s file and serves it on `listenPort`; demo mode reopens the other file on the same port. */
+  const serve = async (profile: ProfileName, listenPort: number): Promise<Serving> => {
+    // Before the database is opened: start-up recovery must not touch another server's sends.
+    const lock = acquireInstanceLock(files[profile]);
+    let app: AppContext | null = null;
+    try {
+      app = createAppContext({ dataDir, databaseFile: files[profile] });
+      app.profiles = profileSwitch({ dataDir, files, current: profile, reopen: (target) => void switchTo(target) }, () => running.app);
+      runStartupChores(app);
+      const server = buildServer(app, { host, rendererDir, logger: process.env.SHIPDESK_LOG === '1' });
+      const url = await listen(server, host, listenPort);
+      // Sends committed outbox events to webhooks; the schedule is in the database, so a restart resumes it.
+      const webhookDelivery = startWebhookDelivery(app);
+      // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
+      const dailyBackups = startDailyBackups(app);
+      // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
+      const trackingPoller = startTrackingPoller(app);
+      const opened = app;
+      return {
+        app: opened,
+        server,
+        url,
+        stop: async (graceMs) => {
+          // Requests in flight finish; a client that never finishes its request is cut off after the grace.
+          const cutOff = setTimeout(() => server.server.closeAllConnections(), graceMs);
+          cutOff.unref();
+          await server.close();
+          clearTimeout(cutOff);
+          await webhookDelivery.stop();
+          await dailyBackups.stop();
+          await trackingPoller.stop();
+          opened.close();
+          lock.release();
+        },
+      };
+    } catch (error) {
+      app?.close();
       lock.release();
-      process.exit(0);
-    };
-    process.on('SIGINT', () => void shutdown());
-    process.on('SIGTERM', () => void shutdown());
-  } catch (error) {
-    app?.close();
-    lock.release();
-    throw error;
-  }
+      throw error;
+    }
+  };
+
+  let running = await serve(files.startIn, port);
+  const url = running.url;
+  console.log(`Shipdesk listening on ${url}${files.startIn === 'demo' ? ' (demo profile)' : ''}`);
+  const stations = stationUrls(host, Number(new URL(url).port));
+  if (stations.length) console.log(`Stations reach it at ${stations.join(', ')}`);
+  // Without a build the API still works, but / would answer a bare JSON 404: say why.
+  if (!rendererIndex(rendererDir)) console.warn(`Shipdesk: no built app in ${rendererDir}; run \`npm run build\` to serve it at ${url}/`);
+
+  // Demo mode: the doors close on one file and open on the other, on the same port (docs/decisions.md).
+  let switching: Promise<void> = Promise.resolve();
+  const switchTo = (target: ProfileName): Promise<void> =>
+    (switching = switching.then(async () => {
+      const previous = running.app.profiles?.current ?? files.startIn;
+      await running.stop(SWITCH_GRACE_MS);
+      try {
+        running = await serve(target, Number(new URL(url).port));
+        console.log(`Shipdesk switched to the ${target === 'demo' ? 'demo' : 'real'} profile`);
+      } catch (error) {
+        console.error(`Shipdesk could not open the ${target} profile, back to the ${previous} one:`, error);
+        running = await serve(previous, Number(new URL(url).port));
+      }
+    }));
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await switching;
+    await running.stop(SHUTDOWN_GRACE_MS);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
 }
 
 try {

@@ -4,6 +4,7 @@ import { authOperations } from './api/auth';
 import { apiTokenOperations } from './api/apiTokens';
 import { orgOperations } from './api/orgs';
 import { onboardingOperations } from './api/onboarding';
+import { profileOperations } from './api/profile';
 import { senderAddressOperations } from './api/senderAddresses';
 import { carrierOperations } from './api/carriers';
 import { webhookOperations } from './api/webhooks';
@@ -25,6 +26,7 @@ export const operations = [
   ...apiTokenOperations,
   ...orgOperations,
   ...onboardingOperations,
+  ...profileOperations,
   ...senderAddressOperations,
   ...carrierOperations,
   ...webhookOperations,

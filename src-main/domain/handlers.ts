@@ -5,6 +5,7 @@ import { authHandlers } from './auth/handlers';
 import { apiTokenHandlers } from './apiTokens/handlers';
 import { orgHandlers } from './orgs/handlers';
 import { onboardingHandlers } from './onboarding/handlers';
+import { profileHandlers } from './profile/handlers';
 import { memberHandlers } from './members/handlers';
 import { senderAddressHandlers } from './senderAddresses/handlers';
 import { carrierHandlers } from './carriers/handlers';
@@ -29,6 +30,7 @@ export const handlers = {
   ...apiTokenHandlers,
   ...orgHandlers,
   ...onboardingHandlers,
+  ...profileHandlers,
   ...memberHandlers,
   ...senderAddressHandlers,
   ...carrierHandlers,

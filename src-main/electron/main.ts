@@ -4,7 +4,8 @@ import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell }
 import type { FastifyInstance } from 'fastify';
 import { type AppContext } from '../app/kernel/context';
 import { createAppContext } from '../app/runtime/createApp';
-import { databaseFile, portFromEnv } from '../app/runtime/config';
+import { portFromEnv } from '../app/runtime/config';
+import { DEMO_PROFILE, profileFiles, profileSwitch } from '../app/runtime/profiles';
 import { acquireInstanceLock, type InstanceLock } from '../app/runtime/instanceLock';
 import { runStartupChores } from '../app/runtime/startup';
 import { buildServer, listen } from '../http/server';
@@ -90,14 +91,24 @@ async function start(): Promise<void> {
 
   // One process per database: a headless server on the same data folder would otherwise recover
   // (and fail) this app's sends in flight. Refused here with the start-up error box.
-  instanceLock = acquireInstanceLock(databaseFile(app.getPath('userData')));
+  const dataDir = app.getPath('userData');
+  const files = profileFiles(dataDir);
+  // The bundle lives in out/main, so the migrations are found from the app root (dev and asar alike).
+  const migrationsFolder = join(app.getAppPath(), 'src-main', 'db', 'migrations');
+  instanceLock = acquireInstanceLock(files[files.startIn]);
   appContext = createAppContext({
-    dataDir: app.getPath('userData'),
-    // The bundle lives in out/main, so the migrations are found from the app root (dev and asar alike).
-    migrationsFolder: join(app.getAppPath(), 'src-main', 'db', 'migrations'),
+    dataDir,
+    databaseFile: files[files.startIn],
+    migrationsFolder,
     // System printers without CUPS (Windows) print through Chromium; discovery adds Electron's list.
     printing: electronPrinting(nodePrinting()),
   });
+  const opened = appContext;
+  // Demo mode: the app starts again on the other file (docs/decisions.md); the next plain start is the real profile.
+  opened.profiles = profileSwitch(
+    { dataDir, files, current: files.startIn, migrationsFolder, reopen: (target) => relaunchIn(target, files.realProfile) },
+    () => opened,
+  );
   // The same recovery steps as the headless server, before either door opens.
   runStartupChores(appContext);
   ipc = registerIpcHandlers(ipcMain, appContext, {
@@ -117,6 +128,14 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
   });
+}
+
+/** Quits and starts again on the demo file, or back on the real one; will-quit closes everything first. */
+function relaunchIn(target: 'real' | 'demo', realProfile: string): void {
+  process.env.SHIPDESK_PROFILE = target === 'demo' ? DEMO_PROFILE : realProfile;
+  process.env.SHIPDESK_REAL_PROFILE = realProfile;
+  app.relaunch();
+  app.quit();
 }
 
 /** Scripts reach the same data over HTTP; a busy port must not keep the desktop app from opening. */

@@ -45,5 +45,19 @@ export interface AppContext {
   storefront?: StorefrontTransportOptions;
   /** Time limits and retry pacing of carrier calls; tests shorten them (carriers/platform/carrierHttp.ts). */
   carrierHttp?: Partial<Omit<CarrierHttpOptions, 'slotKey' | 'callsAtATime'>>;
+  /** Switching between the real profile and the demo one (issue 20); absent where a process cannot (tests, CLI). */
+  profiles?: ProfileSwitch;
   close: () => void;
+}
+
+export type ProfileName = 'real' | 'demo';
+
+/**
+ * The process's two database files in the data folder: the real one and the demo one. A switch
+ * makes the other file ready, lets `answer` read it (a login for the same user there), and opens
+ * it in place of this one once the current call has been answered.
+ */
+export interface ProfileSwitch {
+  readonly current: ProfileName;
+  switchTo<T>(target: ProfileName, userId: string, answer: (other: AppContext) => Promise<T>): Promise<T>;
 }
