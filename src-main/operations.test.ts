@@ -58,7 +58,7 @@ describe('the operation table', () => {
         // The scope is checked against the organization in the path, so one must be there.
         expect(orgParamOf(op), `${op.id}: organization in the path`).not.toBeNull();
       } else {
-        expect(['system.health', 'auth.login', 'apiTokens.verify', 'setup.status', 'setup.create'], `${op.id}: public`).toContain(op.id);
+        expect(['system.health', 'auth.login', 'apiTokens.verify', 'setup.status', 'setup.create', 'profile.get'], `${op.id}: public`).toContain(op.id);
       }
     }
     expect(Object.keys(handlers).sort()).toEqual(table.map((op) => op.id).sort());
