@@ -3,6 +3,7 @@ import { useOperation } from '../lib/useOperation';
 import { useOrgId } from '../lib/session';
 import { ErrorNotice } from './ErrorNotice';
 import { Field } from './forms';
+import { EmptyChoice } from './EmptyChoice';
 
 /** A carrier, one of its products and the product's services, as chosen by hand. `carrierId: ''` is "no choice". */
 export interface CarrierChoice {
@@ -88,6 +89,7 @@ export function CarrierPicker({
             ))}
           </select>
         </Field>
+        <EmptyChoice of="carrier" options={carriers.data?.data} />
         <Field label="Product" error={errors.productId}>
           <select
             name={`${namePrefix}productId`}

@@ -1,5 +1,6 @@
 import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
 import { ApiError } from '../../../src-shared/errors';
+import { fieldNotes } from './fieldNotes';
 
 /**
  * Field messages from a VALIDATION_FAILED answer, keyed by the path inside the body
@@ -33,6 +34,7 @@ export function Field({
   children: ReactElement<Record<string, unknown>>;
 }) {
   const id = useId();
+  ({ hint, warning, error } = fieldNotes({ hint, warning, error }));
   const describedBy = [hint ? `${id}-hint` : null, warning ? `${id}-warning` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={error ? 'field field-invalid' : 'field'}>

@@ -4,6 +4,7 @@ import type { OrderImportResult } from '../../../../src-shared/schemas/order';
 import { client } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
 import { Dialog } from '../../components/Dialog';
+import { EmptyChoice } from '../../components/EmptyChoice';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions } from '../../components/forms';
 import { fileSize, importedSummary } from './importCounts';
@@ -76,6 +77,7 @@ function ImportOrdersPanel({ onClose, onImported, channels }: { onClose: () => v
           ))}
         </select>
       </Field>
+      <EmptyChoice of="orderChannel" options={channels} />
       <Field label="CSV file">
         <input
           type="file"

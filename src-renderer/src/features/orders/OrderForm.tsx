@@ -4,8 +4,9 @@ import type { OrderDetail } from '../../../../src-shared/schemas/order';
 import { weightUnits } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
 import { useOrgId } from '../../lib/session';
-import { Link, navigate } from '../../app/router';
+import { navigate } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
+import { EmptyChoice } from '../../components/EmptyChoice';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
 import { CountryPicker, holdsUnchosenCountry } from '../../components/CountryPicker';
@@ -53,10 +54,10 @@ export function NewOrderDialog({
   return (
     <Dialog title="New order" open={open} onClose={onClose} wide>
       {channels && channels.length === 0 ? (
-        <p className="notice">
-          Orders belong to an order channel. Add one (for example a “manual” channel) under <Link to="/settings/order-channels">Settings → Order channels</Link>{' '}
-          first.
-        </p>
+        <div className="notice">
+          <p>Orders belong to an order channel: where they come from (a shop, or “manual” for orders typed here).</p>
+          <EmptyChoice of="orderChannel" options={channels} />
+        </div>
       ) : channels ? (
         <OrderForm title="New order" submitLabel="Create order" draft={draft} change={change} onSubmit={create} onCancel={onClose}>
           {(errors) => (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { AvailableCarrier, Carrier, CarrierField } from '../../../../src-shared/schemas/carrier';
-import { Link } from '../../app/router';
+import { EmptyChoice } from '../../components/EmptyChoice';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
@@ -23,6 +23,7 @@ import {
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  useStartNewFromLink,
   SettingsTable,
   DeleteConfirmDialog,
 } from './shared';
@@ -108,6 +109,8 @@ export function CarriersScreen() {
       const firstAddress = addresses.data?.data.length === 1 ? addresses.data.data[0]?.id : undefined;
       return { slug: only?.slug ?? '', name: only?.name ?? '', senderAddressId: firstAddress ?? '', config: emptyConfig(only), savedSecrets: {} };
     });
+
+  useStartNewFromLink(canWrite && !!catalogue.data && !!addresses.data, startNew);
 
   const columns: ColumnDef<Carrier>[] = [
     {
@@ -309,11 +312,7 @@ function CarrierFields({
               </select>
             </Field>
           </div>
-          {addresses.length === 0 && (
-            <p className="hint">
-              There are no sender addresses yet. <Link to="/settings/sender-addresses">Add one under Sender addresses</Link> first.
-            </p>
-          )}
+          <EmptyChoice of="senderAddress" options={addresses} />
           {fieldsOf(entry).length > 0 && (
             <fieldset>
               <legend>{entry.name} settings</legend>

@@ -14,6 +14,7 @@ import {
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  useStartNewFromLink,
   editDeleteColumn,
   SettingsTable,
   DeleteConfirmDialog,
@@ -129,6 +130,7 @@ export function OrderChannelsScreen() {
   const remove = useConfirmTarget<OrderChannel>();
   const editing = list.data?.data.find((channel) => channel.id === editor.key);
 
+  useStartNewFromLink(canWrite, () => editor.start('new', () => ({ ...blank })));
   const edit = (channel: OrderChannel) => canWrite && editor.start(channel.id, () => draftOf(channel));
 
   const columns: ColumnDef<OrderChannel>[] = [

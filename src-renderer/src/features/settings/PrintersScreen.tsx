@@ -19,6 +19,7 @@ import {
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  useStartNewFromLink,
   editDeleteColumn,
   SettingsTable,
   DeleteConfirmDialog,
@@ -132,6 +133,17 @@ export function PrintersScreen() {
     reload();
   };
 
+  const startNew = () =>
+    editor.start('new', () => ({
+      name: '',
+      driver: 'cups',
+      target: '',
+      format: 'pdf',
+      labelSize: '100X150',
+      isDefault: defaults.noDefaultYet('pdf'),
+    }));
+  useStartNewFromLink(canWrite && !!list.data, startNew);
+
   return (
     <div className="settings-screen">
       <PageHeader title="Printers">
@@ -140,20 +152,7 @@ export function PrintersScreen() {
             <button type="button" onClick={() => setDiscovering(true)}>
               Find printers
             </button>
-            <button
-              type="button"
-              className="primary"
-              onClick={() =>
-                editor.start('new', () => ({
-                  name: '',
-                  driver: 'cups',
-                  target: '',
-                  format: 'pdf',
-                  labelSize: '100X150',
-                  isDefault: defaults.noDefaultYet('pdf'),
-                }))
-              }
-            >
+            <button type="button" className="primary" onClick={startNew}>
               New printer
             </button>
           </>

@@ -16,6 +16,7 @@ import {
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  useStartNewFromLink,
   editDeleteColumn,
   SettingsTable,
   DeleteConfirmDialog,
@@ -70,6 +71,7 @@ export function SenderAddressesScreen() {
   const remove = useConfirmTarget<SenderAddress>();
   const editing = list.data?.data.find((address) => address.id === editor.key);
 
+  useStartNewFromLink(canWrite, () => editor.start('new', () => ({ ...blank })));
   const edit = (address: SenderAddress) => canWrite && editor.start(address.id, () => draftOf(address));
 
   const columns: ColumnDef<SenderAddress>[] = [

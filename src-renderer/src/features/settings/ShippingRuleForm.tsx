@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { countryCodes } from '../../../../src-shared/schemas/common';
 import type { Carrier } from '../../../../src-shared/schemas/carrier';
 import type { Printer } from '../../../../src-shared/schemas/printing';
 import type { SenderAddress } from '../../../../src-shared/schemas/senderAddress';
 import type { ShippingRuleExpanded } from '../../../../src-shared/schemas/shippingRule';
 import { Field } from '../../components/forms';
+import { EmptyChoice } from '../../components/EmptyChoice';
 import { CountriesPicker } from '../../components/CountryPicker';
 import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
@@ -131,6 +133,13 @@ export function ShippingRuleFields({
       // The carrier's own address is the likely sender; one already chosen stays.
       return { ...current, carrierId, productId: '', services: [], senderAddressId: current.senderAddressId || carrier?.senderAddressId || '' };
     });
+  // Where only one carrier or one sender address exists, a new rule starts with it: one choice fewer.
+  const onlyCarrier = ruleId === null && choices.carriers.length === 1 ? choices.carriers[0] : undefined;
+  const onlyAddress = ruleId === null && choices.addresses.length === 1 ? choices.addresses[0] : undefined;
+  useEffect(() => {
+    if (onlyCarrier && !draft.carrierId) chooseCarrier(onlyCarrier.id);
+    else if (onlyAddress && !draft.senderAddressId) set('senderAddressId', onlyAddress.id);
+  }, [onlyCarrier?.id, onlyAddress?.id, draft.carrierId, draft.senderAddressId]);
   const chooseProduct = (productId: string) =>
     onChange((current) => {
       const offered = new Set(products.data?.find((item) => item.productId === productId)?.services.map((service) => service.serviceId));
@@ -215,6 +224,8 @@ export function ShippingRuleFields({
             </select>
           </Field>
         </div>
+        <EmptyChoice of="carrier" options={choices.carriers} />
+        <EmptyChoice of="senderAddress" options={choices.addresses} />
         {product && product.services.length > 0 && (
           <fieldset className="inline-checks">
             <legend>Services</legend>
@@ -264,6 +275,7 @@ export function ShippingRuleFields({
           {flag('autoPrintDocuments', 'Print documents automatically')}
           {printerSelect('labelPrinterId', 'Label printer')}
           {printerSelect('documentPrinterId', 'Document printer')}
+          <EmptyChoice of="printer" options={choices.printers} />
         </fieldset>
         <fieldset>
           <legend>Returns</legend>

@@ -19,6 +19,7 @@ import {
   useCanWrite,
   useConfirmTarget,
   useEditor,
+  useStartNewFromLink,
   editDeleteColumn,
   SettingsTable,
   DeleteConfirmDialog,
@@ -43,6 +44,7 @@ export function ShippingRulesScreen() {
   const remove = useConfirmTarget<ShippingRuleExpanded>();
   const editing = list.data?.data.find((rule) => rule.id === editor.key);
 
+  useStartNewFromLink(canWrite, () => editor.start('new', blankRule));
   const edit = (rule: ShippingRuleExpanded) => canWrite && editor.start(rule.id, () => ruleDraftOf(rule));
 
   const columns: ColumnDef<ShippingRuleExpanded>[] = [

@@ -8,6 +8,7 @@ import { holdsUnchosenCountry } from '../../components/CountryPicker';
 import type { Loaded } from '../../lib/api';
 import type { Page } from '../../../../src-shared/schemas/common';
 import { DataTable } from '../../components/DataTable';
+import { useRoutePath } from '../../app/router';
 
 /** Rows per page in the settings lists: an organization has a handful of each, so one page is usual. */
 export const SETTINGS_PAGE_SIZE = 50;
@@ -425,4 +426,18 @@ export function ListError({ error, onRetry }: { error: unknown; onRetry: () => v
       </button>
     </div>
   );
+}
+
+/**
+ * A link ending in `?new` (an empty choice elsewhere, the first-day checklist) opens the screen's
+ * "New …" form at once, once `ready` (its lists are loaded); the address bar then drops the `?new`.
+ */
+export function useStartNewFromLink(ready: boolean, startNew: () => void): void {
+  const path = useRoutePath();
+  const wanted = path.endsWith('?new');
+  useEffect(() => {
+    if (!wanted || !ready) return;
+    startNew();
+    window.history.replaceState(null, '', `#${path.slice(0, -'?new'.length)}`);
+  }, [wanted, ready]);
 }

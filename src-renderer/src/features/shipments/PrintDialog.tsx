@@ -3,6 +3,7 @@ import { withoutIds } from '../../lib/plainIds';
 import type { PrintJob, Printer } from '../../../../src-shared/schemas/printing';
 import type { ShipmentDocument } from '../../../../src-shared/schemas/shipment';
 import { client } from '../../lib/api';
+import { creationPlaces } from '../../components/EmptyChoice';
 import { useOperation } from '../../lib/useOperation';
 import { Link } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
@@ -246,7 +247,8 @@ function PrinterChoice({
       <div className="error-notice" role="alert">
         <strong>No {format === 'zpl' ? 'ZPL label' : 'PDF'} printer is set up.</strong>
         <p>
-          Add one under <Link to="/settings/printers">Settings → Printers</Link>. Until then, save the file and print it from another program.
+          <Link to={creationPlaces.printer.to}>{creationPlaces.printer.action}</Link> under Settings → Printers. Until then, save the file and print it from
+          another program.
         </p>
         <button type="button" onClick={onDownload}>
           Download {format.toUpperCase()}

@@ -2,6 +2,7 @@ import { useOperation } from '../../../lib/useOperation';
 import { Field } from '../../../components/forms';
 import { ErrorNotice } from '../../../components/ErrorNotice';
 import { CarrierPicker } from '../../../components/CarrierPicker';
+import { EmptyChoice } from '../../../components/EmptyChoice';
 import { productName, serviceNames, useProductNames } from '../productNames';
 import type { FieldMessages, ShipmentForm } from './model';
 
@@ -58,6 +59,7 @@ export function CarrierFields({
           </select>
         </Field>
       </div>
+      <EmptyChoice of="senderAddress" options={addresses.data?.data} />
     </fieldset>
   );
 }
