@@ -94,6 +94,17 @@ describe('the first-day checklist', () => {
     expect(now.complete).toBe(true);
   });
 
+  it('the local carrier needs no connection test: its step is done once it exists', async () => {
+    const other = await t.createOrg('Own van only');
+    const api = t.client(other.token);
+    const params = { orgId: other.orgId };
+    const address = await api.call('senderAddresses.create', { params, body: senderAddressBody() });
+    await api.call('carriers.create', { params, body: { name: 'Own van', carrierSlug: 'local', config: {}, senderAddressId: address.id } });
+    const now = await api.call('onboarding.get', { params });
+    expect(stepsOf(now)).toMatchObject({ sender_address: 'done', carrier: 'done' });
+    expect(now.carriersToTest).toEqual([]);
+  });
+
   it('a step can be skipped and unskipped; the list can be closed and reopened; a done step is never "skipped"', async () => {
     const other = await t.createOrg('No shop');
     const api = t.client(other.token);

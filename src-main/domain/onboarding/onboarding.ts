@@ -32,7 +32,10 @@ export function readOnboarding(db: ReadDb, orgId: string): Onboarding {
     .where(and(eq(carriers.orgId, orgId), isNull(carriers.deletedAt)))
     .all();
   // The local carrier books here and needs no test; a real one is ready once its test has passed.
-  const needsTest = (carrier: { id: string; slug: string }) => !!(carrierAdapterFor(carrier.slug)?.remote ?? true) && !passed.has(carrier.id);
+  const needsTest = (carrier: { id: string; slug: string }) => {
+    const adapter = carrierAdapterFor(carrier.slug);
+    return (adapter ? adapter.remote !== undefined : true) && !passed.has(carrier.id);
+  };
   const firstShipment = !!db
     .select({ id: shipments.id })
     .from(shipments)
