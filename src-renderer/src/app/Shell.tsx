@@ -2,6 +2,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { ChangeOwnPasswordDialog } from '../features/auth/PasswordDialogs';
 import { signOut, transportName } from '../lib/api';
 import { useSession } from '../lib/session';
+import { useCanWrite } from '../lib/permissions';
+import { useOperation } from '../lib/useOperation';
+import { DemoBanner } from '../features/onboarding/DemoModeButton';
 import { Link, matchPath, navigate, pathWithin, useRoutePath } from './router';
 import { screens } from './routes';
 
@@ -49,6 +52,12 @@ export function Shell() {
     if (start) navigate(start.path);
   }, [path, role]);
 
+  // The first-day checklist has its own entry while it is open; what is done changes on other screens, so it is read again on each.
+  const canSetUp = useCanWrite('orgs');
+  const onboarding = useOperation('onboarding.get', canSetUp && orgId ? { params: { orgId } } : null);
+  useEffect(() => onboarding.reload(), [path]);
+  const checklist = onboarding.data && !onboarding.data.complete && !onboarding.data.closed ? onboarding.data : null;
+
   let current: { render: () => ReactNode; title: string } | null = null;
   for (const screen of screens) {
     const params = matchPath(screen.path, path);
@@ -64,71 +73,86 @@ export function Shell() {
   if (!login || !orgId) return null;
   const sections = ['Work', 'Settings'] as const;
   return (
-    <div className="shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <nav className="sidebar" aria-label="Main">
-        <p className="brand">Shipdesk</p>
-        {login.orgs.length > 1 && (
-          <label className="org-switch">
-            Organization
-            <select value={orgId} onChange={(event) => chooseOrg(event.target.value)}>
-              {login.orgs.map((org) => (
-                <option key={org.id} value={org.id}>
-                  {org.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {sections.map((section) => (
-          <div key={section}>
-            <h2 className="nav-section">{section}</h2>
-            <ul>
-              {navScreens
-                .filter((screen) => screen.nav?.section === section)
-                .map((screen) => (
-                  <li key={screen.path}>
-                    <Link
-                      to={screen.path}
-                      aria-current={screen.path === currentNav ? 'page' : undefined}
-                      aria-keyshortcuts={screen.nav?.key ? `Alt+${screen.nav.key.toUpperCase()}` : undefined}
-                    >
-                      {screen.nav?.label}
-                    </Link>
-                  </li>
+    <>
+      <DemoBanner orgId={orgId} canSwitch={canSetUp} />
+      <div className="shell">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <nav className="sidebar" aria-label="Main">
+          <p className="brand">Shipdesk</p>
+          {login.orgs.length > 1 && (
+            <label className="org-switch">
+              Organization
+              <select value={orgId} onChange={(event) => chooseOrg(event.target.value)}>
+                {login.orgs.map((org) => (
+                  <option key={org.id} value={org.id}>
+                    {org.name}
+                  </option>
                 ))}
-            </ul>
-          </div>
-        ))}
-        <div className="whoami">
-          <p>
-            {login.user.name}
-            <br />
-            <small>
-              {login.orgs.find((org) => org.id === orgId)?.name} · {login.orgs.find((org) => org.id === orgId)?.role} · {transportName}
-            </small>
-          </p>
-          <div className="whoami-actions">
-            <button type="button" onClick={() => setChangingPassword(true)}>
-              Password…
-            </button>
-            <button type="button" onClick={() => void signOut()}>
-              Sign out
-            </button>
-          </div>
-          {passwordChanged && (
-            <p role="status" className="call-result ok">
-              Password changed.
-            </p>
+              </select>
+            </label>
           )}
-          <ChangeOwnPasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} onChanged={() => setPasswordChanged(true)} />
-        </div>
-      </nav>
-      <main id="main" className="content" tabIndex={-1}>
-        {current ? current.render() : <p>Nothing here. Choose a screen on the left.</p>}
-      </main>
-    </div>
+          {checklist && (
+            <ul className="nav-checklist">
+              <li>
+                <Link to="/getting-started" aria-current={path.startsWith('/getting-started') ? 'page' : undefined}>
+                  Getting started{' '}
+                  <small>
+                    {checklist.steps.filter((step) => step.done || step.skipped).length} of {checklist.steps.length}
+                  </small>
+                </Link>
+              </li>
+            </ul>
+          )}
+          {sections.map((section) => (
+            <div key={section}>
+              <h2 className="nav-section">{section}</h2>
+              <ul>
+                {navScreens
+                  .filter((screen) => screen.nav?.section === section)
+                  .map((screen) => (
+                    <li key={screen.path}>
+                      <Link
+                        to={screen.path}
+                        aria-current={screen.path === currentNav ? 'page' : undefined}
+                        aria-keyshortcuts={screen.nav?.key ? `Alt+${screen.nav.key.toUpperCase()}` : undefined}
+                      >
+                        {screen.nav?.label}
+                      </Link>
+                    </li>
+                  ))}
+              </ul>
+            </div>
+          ))}
+          <div className="whoami">
+            <p>
+              {login.user.name}
+              <br />
+              <small>
+                {login.orgs.find((org) => org.id === orgId)?.name} · {login.orgs.find((org) => org.id === orgId)?.role} · {transportName}
+              </small>
+            </p>
+            <div className="whoami-actions">
+              <button type="button" onClick={() => setChangingPassword(true)}>
+                Password…
+              </button>
+              <button type="button" onClick={() => void signOut()}>
+                Sign out
+              </button>
+            </div>
+            {passwordChanged && (
+              <p role="status" className="call-result ok">
+                Password changed.
+              </p>
+            )}
+            <ChangeOwnPasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} onChanged={() => setPasswordChanged(true)} />
+          </div>
+        </nav>
+        <main id="main" className="content" tabIndex={-1}>
+          {current ? current.render() : <p>Nothing here. Choose a screen on the left.</p>}
+        </main>
+      </div>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { shipmentScreens } from '../features/shipments/screens';
 import { orderScreens } from '../features/orders/screens';
 import { settingsScreens } from '../features/settings/screens';
 import { printingScreens } from '../features/printing/screens';
+import { onboardingScreens } from '../features/onboarding/screens';
 
 /** Every screen of the app, first match wins. */
-export const screens: Screen[] = [...packScreens, ...shipmentScreens, ...orderScreens, ...printingScreens, ...settingsScreens];
+export const screens: Screen[] = [...packScreens, ...shipmentScreens, ...orderScreens, ...printingScreens, ...settingsScreens, ...onboardingScreens];

@@ -3,6 +3,7 @@ import { client } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field, FormActions, fieldErrors } from '../../components/forms';
+import { DemoBanner } from '../onboarding/DemoModeButton';
 
 /** First start: the organization and its owner, as `shipdesk init` does from the command line. */
 export function SetupScreen({ onDone }: { onDone: () => void }) {
@@ -24,7 +25,10 @@ export function SetupScreen({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      signedIn(await client.call('setup.create', { body: form }));
+      const login = await client.call('setup.create', { body: form });
+      // The first thing a new warehouse sees is its first-day checklist.
+      window.location.hash = '#/getting-started';
+      signedIn(login);
       onDone();
     } catch (caught) {
       setError(caught);
@@ -62,6 +66,15 @@ export function SetupScreen({ onDone }: { onDone: () => void }) {
 }
 
 export function LoginScreen() {
+  return (
+    <>
+      <DemoBanner orgId={null} canSwitch={false} />
+      <LoginForm />
+    </>
+  );
+}
+
+function LoginForm() {
   const signedIn = useSession((state) => state.signedIn);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

@@ -6,6 +6,8 @@ import { client } from '../../lib/api';
 import { useOperation } from '../../lib/useOperation';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useOrgId, useSession } from '../../lib/session';
+import { navigate } from '../../app/router';
+import { DemoModeButton } from '../onboarding/DemoModeButton';
 import { FormError, CheckboxField, ListError, PageHeader, ReadOnlyNote, emptyToNull, plainFieldErrors, useCanWrite } from './shared';
 
 type OrgDraft = {
@@ -53,7 +55,36 @@ export function OrganizationScreen() {
       <PageHeader title="Organization" />
       <ListError error={org.error} onRetry={org.reload} />
       {org.data ? <OrganizationForm key={org.data.id} org={org.data} /> : !org.error && <p className="loading">Loading…</p>}
+      <FirstDaySection />
     </div>
+  );
+}
+
+/** The first-day checklist, reopened after it was closed or finished, and the demo warehouse. */
+function FirstDaySection() {
+  const orgId = useOrgId();
+  const canWrite = useCanWrite('orgs');
+  const [error, setError] = useState<unknown>(null);
+  if (!canWrite) return null;
+  const reopen = async () => {
+    setError(null);
+    try {
+      await client.call('onboarding.update', { params: { orgId }, body: { closed: false } });
+      navigate('/getting-started');
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  return (
+    <section className="first-day" aria-labelledby="first-day-title">
+      <h2 id="first-day-title">Getting started</h2>
+      <p>The first-day checklist: sender address, carrier, order channel, shipping rule, printer and a first shipment.</p>
+      <button type="button" onClick={() => void reopen()}>
+        Show the first-day checklist
+      </button>
+      <FormError error={error} />
+      <DemoModeButton />
+    </section>
   );
 }
 
