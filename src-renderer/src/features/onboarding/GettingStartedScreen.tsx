@@ -58,7 +58,7 @@ export function GettingStartedScreen() {
   if (onboarding.error) return <ErrorNotice error={onboarding.error} title="The checklist could not be loaded" />;
   const data = onboarding.data;
   if (!data) return <p className="loading">Loading the checklist…</p>;
-  const done = data.steps.filter((step) => step.done).length;
+  const settled = data.steps.filter((step) => step.done || step.skipped).length;
 
   return (
     <div className="settings-screen getting-started">
@@ -81,7 +81,7 @@ export function GettingStartedScreen() {
       <p className="lead">
         {data.complete
           ? 'Every step is done or skipped: Shipdesk is ready for the day. This list stays here under Settings → Organization.'
-          : `${done} of ${data.steps.length} steps done. Each step is done here or one click away; skip what your warehouse does not need.`}
+          : `${settled} of ${data.steps.length} steps done or skipped. Each step is done here or one click away; skip what your warehouse does not need.`}
       </p>
       <ErrorNotice error={error} />
       <ol className="checklist" aria-label="First-day checklist">
