@@ -5,6 +5,7 @@ import { useSession } from '../lib/session';
 import { useCanWrite } from '../lib/permissions';
 import { useOperation } from '../lib/useOperation';
 import { DemoBanner } from '../features/onboarding/DemoModeButton';
+import { ChecklistStrip } from '../features/onboarding/ChecklistStrip';
 import { Link, matchPath, navigate, pathWithin, useRoutePath } from './router';
 import { screens } from './routes';
 
@@ -149,9 +150,13 @@ export function Shell() {
             <ChangeOwnPasswordDialog open={changingPassword} onClose={() => setChangingPassword(false)} onChanged={() => setPasswordChanged(true)} />
           </div>
         </nav>
-        <main id="main" className="content" tabIndex={-1}>
-          {current ? current.render() : <p>Nothing here. Choose a screen on the left.</p>}
-        </main>
+        <div className="content-column">
+          {/* Above the screen, not over it: Pack's scan box and every form keep their place and focus. */}
+          {checklist && !path.startsWith('/getting-started') && !path.startsWith('/pack') && <ChecklistStrip checklist={checklist} />}
+          <main id="main" className="content" tabIndex={-1}>
+            {current ? current.render() : <p>Nothing here. Choose a screen on the left.</p>}
+          </main>
+        </div>
       </div>
     </>
   );

@@ -25,10 +25,7 @@ export function SetupScreen({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      const login = await client.call('setup.create', { body: form });
-      // The first thing a new warehouse sees is its first-day checklist.
-      window.location.hash = '#/getting-started';
-      signedIn(login);
+      signedIn(await client.call('setup.create', { body: form }));
       onDone();
     } catch (caught) {
       setError(caught);

@@ -9,23 +9,22 @@ import { useOrgId } from '../../lib/session';
 import { useOperation } from '../../lib/useOperation';
 import { PageHeader } from '../settings/shared';
 import { DemoModeButton } from './DemoModeButton';
+import { stepTitles } from './steps';
 
 /** What each step asks, in the words of someone setting up a warehouse, and which steps make sense to skip. */
-const stepText: Record<OnboardingStepId, { title: string; why: string; skippable: boolean }> = {
-  sender_address: { title: 'Sender address', why: 'Where parcels leave from; it is printed on every label.', skippable: false },
+const stepText: Record<OnboardingStepId, { why: string; skippable: boolean }> = {
+  sender_address: { why: 'Where parcels leave from; it is printed on every label.', skippable: false },
   carrier: {
-    title: 'Carrier',
     why: 'Who takes the parcels. Your own van needs no account; a real carrier is ready once its connection test passes.',
     skippable: false,
   },
   order_channel: {
-    title: 'Order channel',
     why: 'Where orders come from: a shop, a CSV file, or orders typed here. A warehouse without a shop can skip it.',
     skippable: true,
   },
-  shipping_rule: { title: 'Shipping rule', why: 'Picks the carrier and product for an order by country, weight or order total.', skippable: true },
-  printer: { title: 'Printer', why: 'Labels print there on their own. Without one, labels are saved as files to print yourself.', skippable: true },
-  first_shipment: { title: 'First shipment', why: 'Send one: it gets its label and tracking number.', skippable: true },
+  shipping_rule: { why: 'Picks the carrier and product for an order by country, weight or order total.', skippable: true },
+  printer: { why: 'Labels print there on their own. Without one, labels are saved as files to print yourself.', skippable: true },
+  first_shipment: { why: 'Send one: it gets its label and tracking number.', skippable: true },
 };
 
 /**
@@ -89,13 +88,13 @@ export function GettingStartedScreen() {
           <li
             key={step.id}
             className={step.done ? 'step done' : step.skipped ? 'step skipped' : 'step'}
-            aria-label={`${stepText[step.id].title}: ${stateWord(step)}`}
+            aria-label={`${stepTitles[step.id]}: ${stateWord(step)}`}
           >
             <div className="step-head">
               <span className="step-mark" aria-hidden="true">
                 {step.done ? '✓' : step.skipped ? '–' : '○'}
               </span>
-              <h2>{stepText[step.id].title}</h2>
+              <h2>{stepTitles[step.id]}</h2>
               <span className="step-state">{stateWord(step)}</span>
             </div>
             {!step.done && (
@@ -109,7 +108,7 @@ export function GettingStartedScreen() {
                     disabled={busy}
                     onClick={() => void act(() => update(step.skipped ? { unskip: step.id } : { skip: step.id }))}
                   >
-                    {step.skipped ? `Undo skip of ${stepText[step.id].title.toLowerCase()}` : `Skip ${stepText[step.id].title.toLowerCase()}`}
+                    {step.skipped ? `Undo skip of ${stepTitles[step.id].toLowerCase()}` : `Skip ${stepTitles[step.id].toLowerCase()}`}
                   </button>
                 )}
               </>
