@@ -68,3 +68,57 @@ it('0006 marks shipments already in processing as bookings in flight, and no oth
   ]);
   db.$client.close();
 });
+
+it('0011 fills the search tables from the rows already there, and the triggers keep them after', () => {
+  const file = join(dir, 'before-0011.sqlite');
+  const old = openDatabase(file, { migrationsFolder: migrationsBefore('0011_search') });
+  const at = '2026-01-02T03:04:05.000Z';
+  old.$client.exec(`
+    INSERT INTO orgs (id, name, slug, created_at, updated_at) VALUES ('org_a', 'A', 'a', '${at}', '${at}');
+    INSERT INTO sender_addresses (id, org_id, name, address1, zipcode, city, country_code, created_at, updated_at)
+      VALUES ('adr_a', 'org_a', 'Main', 'Vej 1', '8000', 'Aarhus', 'DK', '${at}', '${at}');
+    INSERT INTO carriers (id, org_id, name, carrier_slug, config, sender_address_id, created_at, updated_at)
+      VALUES ('car_a', 'org_a', 'Own', 'local', '{}', 'adr_a', '${at}', '${at}');
+    INSERT INTO order_channels (id, org_id, name, type, config, created_at, updated_at) VALUES ('och_a', 'org_a', 'Web', 'manual', '{}', '${at}', '${at}');
+    INSERT INTO orders (id, org_id, order_channel_id, order_number, customer_name, customer_email, external_data, created_at, updated_at)
+      VALUES ('ord_a', 'org_a', 'och_a', 'WEB-4711', 'Åse Ødegård', 'ase@shop.example', '{}', '${at}', '${at}');
+    INSERT INTO order_lines (id, order_id, position, name, quantity, sku) VALUES ('oln_a', 'ord_a', 0, 'Mug', 1, 'MUG-RED-01');
+    INSERT INTO shipments (id, org_id, reference, sender_address_id, type, carrier_id, product_id, services, additional_parameters, status, tracking_number, order_id, created_at, updated_at)
+      VALUES ('shp_a', 'org_a', 'SHP-1', 'adr_a', 'outbound', 'car_a', 'local_parcel', '[]', '{}', 'dispatched', 'TRK123456789', 'ord_a', '${at}', '${at}'),
+             ('shp_b', 'org_a', 'SHP-2', 'adr_a', 'outbound', 'car_a', 'local_parcel', '[]', '{}', 'pending', NULL, NULL, '${at}', '${at}');
+    INSERT INTO shipment_parties (shipment_id, position, type, name, address1, postal_code, city, country_code, email, attributes)
+      VALUES ('shp_a', 0, 'receiver', 'Åse Ødegård', 'Gade 1', '5000', 'Odense', 'DK', 'ase@shop.example', '[]'),
+             ('shp_b', 0, 'sender', 'Main', 'Vej 1', '8000', 'Aarhus', 'DK', NULL, '[]');
+    INSERT INTO parcels (id, shipment_id, position, weight, tracking_number, parcel_number) VALUES ('pcl_a', 'shp_a', 0, 1, 'PTRK-1', 'PNO-77');
+  `);
+  old.$client.close();
+
+  const db = openDatabase(file);
+  const shipmentsMatching = (phrase: string) =>
+    db.$client
+      .prepare(
+        'SELECT s.shipment_id AS id FROM shipment_search s WHERE s.id IN (SELECT rowid FROM shipment_search_fts WHERE shipment_search_fts MATCH ?) ORDER BY 1',
+      )
+      .all(`"${phrase}"`)
+      .map((row) => (row as { id: string }).id);
+  for (const phrase of ['shp-', 'web-47', 'ØDEGÅ', 'ase@shop', '5000', 'trk1234', 'ptrk', 'pno-77']) {
+    expect(shipmentsMatching(phrase), phrase).toEqual(phrase === 'shp-' ? ['shp_a', 'shp_b'] : ['shp_a']);
+  }
+  const ordersMatching = (phrase: string) =>
+    db.$client
+      .prepare('SELECT o.order_id AS id FROM order_search o WHERE o.id IN (SELECT rowid FROM order_search_fts WHERE order_search_fts MATCH ?)')
+      .all(`"${phrase}"`);
+  for (const phrase of ['web-4711', 'åse', 'SHOP.EX', 'mug-red']) expect(ordersMatching(phrase), phrase).toEqual([{ id: 'ord_a' }]);
+
+  // Written after the migration, by any path: the triggers keep the text.
+  db.$client.exec("UPDATE orders SET order_number = 'WEB-9000' WHERE id = 'ord_a'");
+  expect(shipmentsMatching('web-9000')).toEqual(['shp_a']);
+  expect(shipmentsMatching('web-4711')).toEqual([]);
+  db.$client.exec("DELETE FROM parcels WHERE id = 'pcl_a'");
+  expect(shipmentsMatching('pno-77')).toEqual([]);
+  db.$client.exec("DELETE FROM shipments WHERE id = 'shp_a'");
+  expect(shipmentsMatching('trk1234')).toEqual([]);
+  expect(db.$client.prepare('SELECT shipment_id FROM shipment_search').all()).toEqual([{ shipment_id: 'shp_b' }]);
+  expect(db.$client.prepare("INSERT INTO shipment_search_fts (shipment_search_fts) VALUES ('integrity-check')").run()).toBeTruthy();
+  db.$client.close();
+});

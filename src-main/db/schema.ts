@@ -393,6 +393,8 @@ export const shipments = sqliteTable(
     index('shipments_org_tracking_status').on(t.orgId, t.trackingStatus, t.createdAt, t.id),
     // A scanned label's barcode finds its shipment (issue 20): the shipment's and each parcel's numbers.
     index('shipments_org_tracking_number').on(t.orgId, t.trackingNumber),
+    // The list's carrier filter, in the list's default order.
+    index('shipments_org_carrier_created').on(t.orgId, t.carrierId, t.createdAt, t.id),
   ],
 );
 
@@ -416,7 +418,13 @@ export const shipmentParties = sqliteTable(
     email: text('email'),
     attributes: json<{ name: string; value: string }[]>('attributes').notNull(),
   },
-  (t) => [index('shipment_parties_shipment').on(t.shipmentId, t.position)],
+  (t) => [
+    index('shipment_parties_shipment').on(t.shipmentId, t.position),
+    // The list's receiver-country filter: only receivers are in it.
+    index('shipment_parties_receiver_country')
+      .on(t.countryCode, t.shipmentId)
+      .where(sql`type = 'receiver'`),
+  ],
 );
 
 export const parcels = sqliteTable(
@@ -689,4 +697,31 @@ export const shipmentCounts = sqliteTable(
     n: integer('n').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.status] })],
+);
+
+/**
+ * Each shipment's searchable text (reference, order number, receiver name, e-mail and postal code,
+ * tracking and parcel numbers), kept by triggers (migration 0011) so no write path can forget it.
+ * `id` is the rowid of its row in the FTS5 trigram index `shipment_search_fts` (hand-written in the
+ * migration, external content), which makes "contains" a lookup instead of a scan.
+ */
+export const shipmentSearch = sqliteTable(
+  'shipment_search',
+  {
+    id: integer('id').primaryKey(),
+    shipmentId: text('shipment_id').notNull(),
+    body: text('body').notNull(),
+  },
+  (t) => [uniqueIndex('shipment_search_shipment').on(t.shipmentId)],
+);
+
+/** The same for orders: order number, customer name and e-mail, every line's SKU (`order_search_fts`). */
+export const orderSearch = sqliteTable(
+  'order_search',
+  {
+    id: integer('id').primaryKey(),
+    orderId: text('order_id').notNull(),
+    body: text('body').notNull(),
+  },
+  (t) => [uniqueIndex('order_search_order').on(t.orderId)],
 );

@@ -1,4 +1,5 @@
-import { sql, type Column, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { ReadDb } from './tx';
 
 /**
  * "Contains" for list searches, ignoring case. SQLite's LIKE folds ASCII letters only, which is
@@ -13,7 +14,7 @@ function likePattern(text: string): string {
 }
 
 /** Codes, references, e-mail addresses: ASCII case folded by SQLite. */
-export function containsCode(column: Column, search: string): SQL {
+export function containsCode(column: SQLWrapper, search: string): SQL {
   return sql`${column} LIKE ${likePattern(search)} ESCAPE '\\'`;
 }
 
@@ -23,7 +24,7 @@ export function containsCode(column: Column, search: string): SQL {
  * differently are those with a letter outside ASCII whose lower case is an ASCII one (the Kelvin
  * sign "K"), which no customer name has.
  */
-export function containsName(column: Column, search: string): SQL {
+export function containsName(column: SQLWrapper, search: string): SQL {
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(search)) return containsCode(column, search);
   return sql`instr(casefold(${column}), ${casefold(search)}) > 0`;
@@ -35,4 +36,35 @@ export function containsName(column: Column, search: string): SQL {
  */
 export function casefold(value: string): string {
   return value.toLowerCase().normalize('NFC');
+}
+
+/**
+ * The trigger-kept search tables of migration 0011: each row's searchable text, and a trigram FTS5
+ * index over it (external content, rowid = the search row's id).
+ */
+const searchTables = {
+  shipment: { table: sql.identifier('shipment_search'), index: sql.identifier('shipment_search_fts'), key: sql.identifier('shipment_id') },
+  order: { table: sql.identifier('order_search'), index: sql.identifier('order_search_fts'), key: sql.identifier('order_id') },
+};
+
+/** Up to this many matches are handed to the list as ids, so it reads and sorts just them. */
+export const FEW_MATCHES = 5000;
+
+export type TextMatches = { few: true; ids: string[] } | { few: false; subquery: SQL };
+
+/**
+ * The shipments or orders whose searchable text contains `search`, ignoring case. Three characters
+ * or more are looked up in the trigram index (a phrase there is a substring); shorter ones, which
+ * have no trigram, are a scan of the search table's text, found in the list's order all the same.
+ * Few matches come back as their ids; many as a subquery for the list to walk its index against.
+ */
+export function textMatches(db: ReadDb, kind: keyof typeof searchTables, search: string): TextMatches {
+  const { table, index, key } = searchTables[kind];
+  const text = search.normalize('NFC');
+  const subquery =
+    [...text].length >= 3
+      ? sql`SELECT ${key} FROM ${table} WHERE id IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ${`"${text.replace(/"/g, '""')}"`})`
+      : sql`SELECT ${key} FROM ${table} WHERE ${containsName(sql.identifier('body'), text)}`;
+  const ids = db.all<{ id: string }>(sql`SELECT ${key} AS id FROM (${subquery}) LIMIT ${FEW_MATCHES + 1}`).map((row) => row.id);
+  return ids.length <= FEW_MATCHES ? { few: true, ids } : { few: false, subquery };
 }

@@ -40,7 +40,7 @@ export const orderOperations = [
     id: 'orders.list',
     method: 'GET',
     path: '/orgs/{orgId}/orders',
-    summary: 'List orders, newest first; filter by status, channel, or search number/customer',
+    summary: 'List orders, newest first; filter by status, channel, creation date, or search number, customer or SKU',
     resource: 'orders',
     query: orderListQuery,
     response: pageOf(orderSummarySchema),

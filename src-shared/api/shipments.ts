@@ -37,7 +37,8 @@ export const shipmentOperations = [
     id: 'shipments.list',
     method: 'GET',
     path: '/orgs/{orgId}/shipments',
-    summary: 'List shipments, newest first; filter by status, tracking status, order or a search on the reference',
+    summary:
+      'List shipments, newest first; filter by status, tracking status, order, carrier, receiver country, creation date, a scanned code or a search on reference, order number, receiver and tracking numbers',
     resource: 'shipments',
     query: shipmentListQuery,
     response: pageOf(shipmentListItemSchema),

@@ -115,6 +115,22 @@ export const searchText = () =>
 export const booleanParam = () => z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], { error: 'Must be true or false' });
 
 /** List bounds are rejected, never clamped (decisions §1 "Lists"). */
+/**
+ * A bound of a `createdFrom`/`createdTo` list filter, both inclusive: a day (`2026-11-27`, a UTC day:
+ * from its first millisecond, to its last) or an instant (`2026-11-27T08:00:00.000Z`, or with an
+ * offset: the screens send their own day's bounds so). Returned as the ISO instant to compare
+ * `createdAt` with; `end` picks a day's last millisecond.
+ */
+export const createdBound = (end: 'start' | 'end') =>
+  z
+    .union([z.iso.date(), z.iso.datetime({ offset: true })])
+    .transform((value) => {
+      if (value.length === 10) return end === 'start' ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
+      return new Date(value).toISOString();
+    })
+    .describe('A day (YYYY-MM-DD, UTC) or an ISO 8601 instant; inclusive')
+    .optional();
+
 export const pageQuery = z.strictObject({
   page: wholeNumberParam(1, Number.MAX_SAFE_INTEGER).default(1),
   limit: wholeNumberParam(1, 100).default(20),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, currencyCode, email, id, MAX_TEXT, openObject, pageQuery, requiredText, searchText, text, timestamp } from './common';
+import { countryCode, createdBound, currencyCode, email, id, MAX_TEXT, openObject, pageQuery, requiredText, searchText, text, timestamp } from './common';
 import { orderChannelTypes } from './orderChannel';
 import {
   carrierSettingsSchema,
@@ -221,4 +221,6 @@ export const orderListQuery = pageQuery.extend({
   search: searchText(),
   /** Exactly this order number, case and all: a scanned packing slip, found on an index however many orders there are. */
   orderNumber: orderNumber().optional(),
+  createdFrom: createdBound('start'),
+  createdTo: createdBound('end'),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, currencyCode, email, emptyOr, id, openObject, pageQuery, requiredText, searchText, text, timestamp } from './common';
+import { countryCode, createdBound, currencyCode, email, emptyOr, id, openObject, pageQuery, requiredText, searchText, text, timestamp } from './common';
 import { senderAddressSchema } from './senderAddress';
 import { documentFormats, labelSizes } from './carrier';
 
@@ -213,6 +213,11 @@ export const shipmentListItemSchema = z.strictObject({
   updatedAt: timestamp(),
   /** What the carrier last said (decisions §13); absent until the shipment is booked. */
   trackingStatus: z.enum(trackingStatuses).optional(),
+  // Beyond interface §2.4a, for the list's optional columns (decisions: "Lists"); absent when empty.
+  receiverName: z.string().optional(),
+  receiverCountryCode: z.string().optional(),
+  orderNumber: z.string().optional(),
+  trackingNumber: z.string().optional(),
 });
 export type ShipmentListItem = z.infer<typeof shipmentListItemSchema>;
 
@@ -428,6 +433,11 @@ export const shipmentListQuery = pageQuery.extend({
    */
   code: requiredText().optional(),
   orderId: id().optional(),
+  carrierId: id().optional(),
+  /** The receiver's country. */
+  country: countryCode().optional(),
+  createdFrom: createdBound('start'),
+  createdTo: createdBound('end'),
   /** One tracking status, or several by repeating the key (`?trackingStatus=in_transit&trackingStatus=exception`). */
   trackingStatus: z
     .union([z.enum(trackingStatuses), z.array(z.enum(trackingStatuses)).min(1).max(trackingStatuses.length)])

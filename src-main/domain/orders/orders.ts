@@ -3,7 +3,7 @@
  * status and shipment count are derived from its shipments by allocation.ts; here status is only
  * ever set to `cancelled`, which sticks.
  */
-import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { ApiError } from '../../../src-shared/errors';
 import type { Page } from '../../../src-shared/schemas/common';
@@ -24,7 +24,7 @@ import { newId } from '../../db/ids';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import { containsCode, containsName } from '../../db/search';
+import { textMatches } from '../../db/search';
 import type { AppContext } from '../../app/kernel/context';
 import { emitEvent } from '../events';
 import { findOrderChannelRow } from '../orderChannels/orderChannels';
@@ -366,18 +366,19 @@ export function createOrder(app: AppContext, orgId: string, input: OrderCreateIn
 
 // ---- Reading ----
 
-/** Interface §2.10 summaries, newest first; filters status, channel and a search over number and customer. */
+/** Interface §2.10 summaries, newest first; filters status, channel, dates and a search over number, customer and SKUs. */
 export function listOrders(app: AppContext, orgId: string, query: OrderListQuery): Page<OrderSummary> {
-  // With an exact order number, `+org_id` keeps SQLite off the organization's indexes (it would walk
-  // every order of the organization): the (channel, number) index finds the order in each channel.
-  const filters: (SQL | undefined)[] = [query.orderNumber === undefined ? eq(orders.orgId, orgId) : sql`+${orders.orgId} = ${orgId}`];
+  const matches = query.search ? textMatches(app.db, 'order', query.search) : undefined;
+  // With an exact order number or few matches of a search, `+org_id` keeps SQLite off the
+  // organization's indexes (it would walk every order of the organization): the (channel, number)
+  // index, or the matches' ids, find the orders, which are then sorted.
+  const fewRows = query.orderNumber !== undefined || matches?.few === true;
+  const filters: (SQL | undefined)[] = [fewRows ? sql`+${orders.orgId} = ${orgId}` : eq(orders.orgId, orgId)];
   if (query.status) filters.push(eq(orders.status, query.status));
   if (query.orderChannelId) filters.push(eq(orders.orderChannelId, query.orderChannelId));
-  if (query.search) {
-    filters.push(
-      or(containsCode(orders.orderNumber, query.search), containsName(orders.customerName, query.search), containsCode(orders.customerEmail, query.search)),
-    );
-  }
+  if (query.createdFrom) filters.push(gte(orders.createdAt, query.createdFrom));
+  if (query.createdTo) filters.push(lte(orders.createdAt, query.createdTo));
+  if (matches) filters.push(matches.few ? inArray(orders.id, matches.ids) : sql`${orders.id} IN (${matches.subquery})`);
   if (query.orderNumber) {
     const channelsOfOrg = app.db.select({ id: orderChannels.id }).from(orderChannels).where(eq(orderChannels.orgId, orgId));
     filters.push(eq(orders.orderNumber, query.orderNumber), inArray(orders.orderChannelId, channelsOfOrg));
@@ -390,8 +391,8 @@ export function listOrders(app: AppContext, orgId: string, query: OrderListQuery
       .from(orders)
       .innerJoin(orderChannels, eq(orderChannels.id, orders.orderChannelId))
       .where(where)
-      // `+column`: sort the few matches of an exact number instead of walking every order in this order.
-      .orderBy(...(query.orderNumber === undefined ? [desc(orders.createdAt), desc(orders.id)] : [desc(sql`+${orders.createdAt}`), desc(sql`+${orders.id}`)]))
+      // `+column`: sort the few matches instead of walking every order in this order.
+      .orderBy(...(!fewRows ? [desc(orders.createdAt), desc(orders.id)] : [desc(sql`+${orders.createdAt}`), desc(sql`+${orders.id}`)]))
       .limit(limit)
       .offset(offset)
       .all()

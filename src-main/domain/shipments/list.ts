@@ -1,46 +1,58 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Page } from '../../../src-shared/schemas/common';
 import type { ShipmentListItem, shipmentListQuery } from '../../../src-shared/schemas/shipment';
-import { parcels, senderAddresses, shipmentCounts, shipments } from '../../db/schema';
+import { orders, parcels, senderAddresses, shipmentCounts, shipmentParties, shipments } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
-import { containsCode } from '../../db/search';
+import { textMatches } from '../../db/search';
 import { toSenderAddress } from '../senderAddresses/senderAddresses';
 import { carrierSettingsOf } from './repository';
 
 export type ShipmentListQuery = z.output<typeof shipmentListQuery>;
 
-/** Up to this many matches of a search are sorted rather than met in order along an index. */
-const FEW_MATCHES = 5000;
-
 /** Interface §2.4a items, newest first, with the sender address each was sent from. */
 export function listShipments(app: AppContext, orgId: string, query: ShipmentListQuery): Page<ShipmentListItem> {
-  const filters: SQL[] = [eq(shipments.orgId, orgId)];
+  // A search's matches and a scanned code's shipments are ids found on their own indexes first.
+  const idSets: string[][] = [];
+  const filters: SQL[] = [];
+  if (query.code) idSets.push(carriesCode(app.db, orgId, query.code));
+  if (query.search) {
+    const matches = textMatches(app.db, 'shipment', query.search);
+    if (matches.few) idSets.push(matches.ids);
+    else filters.push(sql`${shipments.id} IN (${matches.subquery})`);
+  }
+  for (const ids of idSets) filters.push(inArray(shipments.id, ids));
+  // With few ids, `+org_id` keeps SQLite off the organization's indexes, whose order it would
+  // otherwise walk, reading every shipment of the organization, to find them (no ANALYZE statistics
+  // tell it how many that is): it reads just them, then sorts.
+  filters.unshift(idSets.length ? sql`+${shipments.orgId} = ${orgId}` : eq(shipments.orgId, orgId));
   if (query.status) filters.push(eq(shipments.status, query.status));
   if (query.orderId) filters.push(eq(shipments.orderId, query.orderId));
-  if (query.search) filters.push(containsCode(shipments.reference, query.search));
   if (query.reference) filters.push(eq(shipments.reference, query.reference));
-  if (query.code) filters.push(carriesCode(app.db, orgId, query.code));
+  if (query.carrierId) filters.push(eq(shipments.carrierId, query.carrierId));
+  if (query.createdFrom) filters.push(gte(shipments.createdAt, query.createdFrom));
+  if (query.createdTo) filters.push(lte(shipments.createdAt, query.createdTo));
+  if (query.country) {
+    // On the receivers' country index (migration 0011).
+    filters.push(
+      sql`${shipments.id} IN (SELECT ${shipmentParties.shipmentId} FROM ${shipmentParties} WHERE ${shipmentParties.type} = 'receiver' AND ${shipmentParties.countryCode} = ${query.country})`,
+    );
+  }
   // On the (org, tracking status, created) index; a shipment never booked has no tracking status.
   if (query.trackingStatus) filters.push(inArray(shipments.trackingStatus, query.trackingStatus));
   const where = and(...filters);
-  const total =
-    query.search || query.orderId || query.reference || query.code || query.trackingStatus
-      ? (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0)
-      : countedShipments(app.db, orgId, query.status);
+  const onlyStatus = filters.length === (query.status ? 2 : 1) && !idSets.length;
+  const total = onlyStatus ? countedShipments(app.db, orgId, query.status) : (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0);
   return paginate(query, total, (limit, offset) => {
     // The page's ids first: skipping `offset` rows then walks an index only (for the default order
     // and the status filter, a covering one), not every skipped row and its sender address.
     const order = sql.join(sortOrder(query.sort), sql`, `);
-    // Few matches (an exact reference, a search the count found few rows for) are found on the
-    // (org, reference) index, the reference read there, and then sorted. Left to itself, SQLite walks
-    // the organization's shipments in the list's order and reads each one's row for its reference:
-    // right only when matches are many, so that the page's come early (0.5 s on a million otherwise).
-    const fewByReference = query.reference !== undefined || (query.search !== undefined && total <= FEW_MATCHES);
+    // An exact reference is found on the (org, reference) index and then sorted. Left to itself,
+    // SQLite walks the organization's shipments in the list's order and reads each one's reference.
     const ids = (
-      fewByReference
+      query.reference !== undefined && !idSets.length
         ? app.db.all<{ id: string }>(
             sql`SELECT ${shipments.id} FROM ${shipments} INDEXED BY shipments_org_reference WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
           )
@@ -49,31 +61,51 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
     if (!ids.length) return [];
     const rows = new Map(
       app.db
-        .select({ shipment: shipments, senderAddress: senderAddresses })
+        .select({ shipment: shipments, senderAddress: senderAddresses, orderNumber: orders.orderNumber })
         .from(shipments)
         .innerJoin(senderAddresses, eq(senderAddresses.id, shipments.senderAddressId))
+        .leftJoin(orders, eq(orders.id, shipments.orderId))
         .where(inArray(shipments.id, ids))
         .all()
         .map((row) => [row.shipment.id, row]),
     );
+    const receivers = receiversOf(app.db, ids);
     return ids
       .map((id) => rows.get(id) as NonNullable<ReturnType<typeof rows.get>>)
-      .map(({ shipment, senderAddress }) => ({
-        id: shipment.id,
-        reference: shipment.reference,
-        type: shipment.type as ShipmentListItem['type'],
-        carrierSettings: carrierSettingsOf(shipment),
-        status: shipment.status as ShipmentListItem['status'],
-        senderAddress: toSenderAddress(senderAddress),
-        createdAt: shipment.createdAt,
-        updatedAt: shipment.updatedAt,
-        ...(shipment.trackingStatus ? { trackingStatus: shipment.trackingStatus as NonNullable<ShipmentListItem['trackingStatus']> } : {}),
-      }));
+      .map(({ shipment, senderAddress, orderNumber }) => {
+        const receiver = receivers.get(shipment.id);
+        return {
+          id: shipment.id,
+          reference: shipment.reference,
+          type: shipment.type as ShipmentListItem['type'],
+          carrierSettings: carrierSettingsOf(shipment),
+          status: shipment.status as ShipmentListItem['status'],
+          senderAddress: toSenderAddress(senderAddress),
+          createdAt: shipment.createdAt,
+          updatedAt: shipment.updatedAt,
+          ...(shipment.trackingStatus ? { trackingStatus: shipment.trackingStatus as NonNullable<ShipmentListItem['trackingStatus']> } : {}),
+          ...(receiver ? { receiverName: receiver.name, receiverCountryCode: receiver.countryCode } : {}),
+          ...(orderNumber ? { orderNumber } : {}),
+          ...(shipment.trackingNumber ? { trackingNumber: shipment.trackingNumber } : {}),
+        };
+      });
   });
 }
 
+/** The page's receivers, one statement for the page: the first receiver party of each shipment. */
+function receiversOf(db: ReadDb, shipmentIds: string[]): Map<string, { name: string; countryCode: string }> {
+  const parties = db
+    .select({ shipmentId: shipmentParties.shipmentId, name: shipmentParties.name, countryCode: shipmentParties.countryCode })
+    .from(shipmentParties)
+    .where(and(inArray(shipmentParties.shipmentId, shipmentIds), eq(shipmentParties.type, 'receiver')))
+    .orderBy(desc(shipmentParties.position))
+    .all();
+  // Ordered last position first, so the first receiver is the one left in the map.
+  return new Map(parties.map((party) => [party.shipmentId, { name: party.name, countryCode: party.countryCode }]));
+}
+
 /** A shipment whose labels print this code: its own tracking number or one of its parcels' numbers. */
-function carriesCode(db: ReadDb, orgId: string, code: string): SQL {
+function carriesCode(db: ReadDb, orgId: string, code: string): string[] {
   // The few ids first, each on its own index: with an OR in the list's query, SQLite walks every
   // shipment of the organization in the list's order instead.
   const ids = new Set([
@@ -90,7 +122,7 @@ function carriesCode(db: ReadDb, orgId: string, code: string): SQL {
       .all()
       .map((row) => row.id),
   ]);
-  return inArray(shipments.id, [...ids]);
+  return [...ids];
 }
 
 /** The trigger-maintained count (migration 0002): O(1) however many shipments there are. */
