@@ -16,7 +16,8 @@ CREATE INDEX `shipment_parties_receiver_country` ON `shipment_parties` (`country
 CREATE INDEX `shipments_org_carrier_created` ON `shipments` (`org_id`,`carrier_id`,`created_at`,`id`);--> statement-breakpoint
 -- What "search" finds a shipment by (issue 20), one rule for every trigger below and the backfill:
 -- reference, order number, receiver name, e-mail and postal code, tracking number, each parcel's
--- tracking and parcel number. Fields are kept apart by a line break, which no search contains.
+-- tracking and parcel number. Fields are kept apart by a line break, which no search contains. A
+-- parcel not yet numbered adds nothing, so writing it leaves the text, and the index, as they were.
 CREATE VIEW `shipment_search_text` AS
 SELECT s.`id` AS `shipment_id`,
   s.`reference`
@@ -25,7 +26,7 @@ SELECT s.`id` AS `shipment_id`,
                            WHERE p.`shipment_id` = s.`id` AND p.`type` = 'receiver' ORDER BY p.`position` LIMIT 1), '')
   || char(10) || coalesce(s.`tracking_number`, '')
   || coalesce((SELECT group_concat(char(10) || coalesce(pc.`tracking_number`, '') || char(10) || coalesce(pc.`parcel_number`, ''), '')
-               FROM `parcels` pc WHERE pc.`shipment_id` = s.`id`), '') AS `body`
+               FROM `parcels` pc WHERE pc.`shipment_id` = s.`id` AND (pc.`tracking_number` IS NOT NULL OR pc.`parcel_number` IS NOT NULL)), '') AS `body`
 FROM `shipments` s;
 --> statement-breakpoint
 -- Orders: order number, customer name and e-mail, each line's SKU.
@@ -104,7 +105,7 @@ CREATE TRIGGER `shipment_search_party_delete` AFTER DELETE ON `shipment_parties`
   UPDATE `shipment_search` SET `body` = v.`body` FROM `shipment_search_text` v WHERE v.`shipment_id` = OLD.`shipment_id` AND `shipment_search`.`shipment_id` = OLD.`shipment_id`;
 END;
 --> statement-breakpoint
-CREATE TRIGGER `shipment_search_parcel_insert` AFTER INSERT ON `parcels` BEGIN
+CREATE TRIGGER `shipment_search_parcel_insert` AFTER INSERT ON `parcels` WHEN NEW.`tracking_number` IS NOT NULL OR NEW.`parcel_number` IS NOT NULL BEGIN
   UPDATE `shipment_search` SET `body` = v.`body` FROM `shipment_search_text` v WHERE v.`shipment_id` = NEW.`shipment_id` AND `shipment_search`.`shipment_id` = NEW.`shipment_id`;
 END;
 --> statement-breakpoint
@@ -113,7 +114,7 @@ CREATE TRIGGER `shipment_search_parcel_update` AFTER UPDATE OF `tracking_number`
   WHERE v.`shipment_id` = `shipment_search`.`shipment_id` AND `shipment_search`.`shipment_id` IN (OLD.`shipment_id`, NEW.`shipment_id`);
 END;
 --> statement-breakpoint
-CREATE TRIGGER `shipment_search_parcel_delete` AFTER DELETE ON `parcels` BEGIN
+CREATE TRIGGER `shipment_search_parcel_delete` AFTER DELETE ON `parcels` WHEN OLD.`tracking_number` IS NOT NULL OR OLD.`parcel_number` IS NOT NULL BEGIN
   UPDATE `shipment_search` SET `body` = v.`body` FROM `shipment_search_text` v WHERE v.`shipment_id` = OLD.`shipment_id` AND `shipment_search`.`shipment_id` = OLD.`shipment_id`;
 END;
 --> statement-breakpoint
