@@ -9,7 +9,9 @@ import { DataTable } from '../../components/DataTable';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { StatusBadge } from '../../components/StatusBadge';
 import { scanMatch, stripControlCharacters, useScanReader } from '../../lib/scan';
-import { useOrderList } from './listState';
+import { orderListAddress, orderListFromAddress, useOrderList } from './listState';
+import { dayBounds } from '../../lib/days';
+import { useQueryInAddress } from '../../lib/addressQuery';
 import { formatMoney } from './money';
 import { NewOrderDialog } from './OrderForm';
 import { ImportOrdersDialog } from './ImportOrdersDialog';
@@ -60,7 +62,9 @@ export function OrdersScreen() {
     status: list.status || undefined,
     orderChannelId: list.orderChannelId || undefined,
     search: list.search.trim().slice(0, 200) || undefined,
+    ...dayBounds(list.createdFrom, list.createdTo),
   };
+  useQueryInAddress('/orders', orderListAddress(list), (params) => list.update(orderListFromAddress(params)));
   const orders = useOperation('orders.list', { params: { orgId }, query });
   const { key } = orders;
   const rows = orders.data?.data ?? [];
@@ -102,6 +106,9 @@ export function OrdersScreen() {
     const target = scanMatch(orders.data.data, orders.data.total, openFor, (order) => order.orderNumber);
     if (target) {
       update({ searchText: '', search: '', page: 1 });
+      // The address too, so stepping back finds the box empty, ready for the next scan.
+      const address = orderListAddress(useOrderList.getState());
+      window.history.replaceState(window.history.state, '', `#/orders${address ? `?${address}` : ''}`);
       navigate(`/orders/${encodeURIComponent(target.id)}`);
     } else if (orders.data.data.length > 0) focusFirstRow();
   }, [openFor, orders.loading, orders.data, orders.dataKey, key, update]);
@@ -162,7 +169,7 @@ export function OrdersScreen() {
           loading={orders.loading}
           failed={Boolean(orders.error)}
           empty={
-            list.search || list.status || list.orderChannelId
+            list.search || list.status || list.orderChannelId || list.createdFrom || list.createdTo
               ? 'No order matches these filters.'
               : canWrite
                 ? 'No orders yet. Import a CSV file, get them from a shop, or make one with “New order”.'
@@ -175,7 +182,7 @@ export function OrdersScreen() {
                   ref={searchBox}
                   type="search"
                   value={list.searchText}
-                  placeholder="Order number or customer"
+                  placeholder="Order number, customer or SKU"
                   onChange={(event) => list.update({ searchText: stripControlCharacters(event.target.value) })}
                   onKeyDown={(event) => {
                     if (event.key === 'ArrowDown') {
@@ -205,6 +212,22 @@ export function OrdersScreen() {
                     </option>
                   ))}
                 </select>
+              </ToolbarField>
+              <ToolbarField label="Created from">
+                <input
+                  type="date"
+                  value={list.createdFrom}
+                  max={list.createdTo || undefined}
+                  onChange={(event) => list.update({ createdFrom: event.target.value, page: 1 })}
+                />
+              </ToolbarField>
+              <ToolbarField label="Created to">
+                <input
+                  type="date"
+                  value={list.createdTo}
+                  min={list.createdFrom || undefined}
+                  onChange={(event) => list.update({ createdTo: event.target.value, page: 1 })}
+                />
               </ToolbarField>
             </>
           }

@@ -7,7 +7,11 @@ import { navigate } from '../../app/router';
 import { DataTable } from '../../components/DataTable';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { shipmentColumns } from './columns';
-import { sortKey, useShipmentList } from './listState';
+import { shipmentListAddress, sortKey, useShipmentList } from './listState';
+import { ShipmentFilters } from './ShipmentFilters';
+import { dayBounds } from '../../lib/days';
+import { useQueryInAddress } from '../../lib/addressQuery';
+import { client } from '../../lib/api';
 import { useDebounced } from './useDebounced';
 import { useBatchSend } from './batchSend';
 import { BatchSendDialog } from './BatchSendDialog';
@@ -24,7 +28,18 @@ const PAGE_SIZE = 50;
 
 const openShipment = (id: string) => navigate(`/shipments/${encodeURIComponent(id)}`);
 
-/** The shipments table: server-side pages, sort, status filter and reference search; batch send. */
+/**
+ * Opens the shipment a scan or a search led to, with the search box emptied, in the address too,
+ * so stepping back finds the list ready for the next scan rather than showing that search again.
+ */
+function openFoundShipment(id: string) {
+  const list = useShipmentList.getState();
+  list.setSearch('');
+  window.history.replaceState(window.history.state, '', `#/shipments?${shipmentListAddress(useShipmentList.getState())}`.replace(/\?$/, ''));
+  openShipment(id);
+}
+
+/** The shipments table: server-side pages, sort, filters and search, kept in the address; batch send. */
 export function ShipmentsScreen() {
   const orgId = useOrgId();
   const list = useShipmentList();
@@ -41,7 +56,11 @@ export function ShipmentsScreen() {
     status: list.status || undefined,
     trackingStatus: list.trackingStatus ? [list.trackingStatus] : undefined,
     search: committed || undefined,
+    carrierId: list.filters.carrierId || undefined,
+    country: list.filters.country || undefined,
+    ...dayBounds(list.filters.createdFrom, list.filters.createdTo),
   };
+  useQueryInAddress('/shipments', shipmentListAddress(list), list.applyAddress);
   // Through the read cache: a shipment sent or cancelled anywhere (another station, a script) reads the page again.
   const shipments = useOperation('shipments.list', { params: { orgId }, query });
   const { key } = shipments;
@@ -74,17 +93,20 @@ export function ShipmentsScreen() {
     setOpenSingle(null);
     const found = shipments.data.data;
     const target = scanMatch(found, shipments.data.total, openSingle, (shipment) => shipment.reference);
-    if (target) {
-      setSearch('');
-      openShipment(target.id);
-    } else if (found.length > 0) focusFirstRow();
-  }, [openSingle, shipments.loading, shipments.data, shipments.dataKey, key, setSearch]);
+    if (target) openFoundShipment(target.id);
+    else if (found.length > 0) focusFirstRow();
+  }, [openSingle, shipments.loading, shipments.data, shipments.dataKey, key]);
 
+  // A barcode from a label (a tracking number, a parcel's own number) is exactly one shipment's:
+  // `code=` finds it on an index, whatever the filters; anything else goes on as a search.
   const scan = useScanReader({
     onScan: (code) => {
       setSearch(code);
       setCommitted(code);
-      setOpenSingle(code);
+      client
+        .call('shipments.list', { params: { orgId }, query: { code, limit: 2 } })
+        .then((found) => (found.total === 1 && found.data[0] ? openFoundShipment(found.data[0].id) : setOpenSingle(code)))
+        .catch(() => setOpenSingle(code));
     },
   });
   const onSearchKey = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -172,10 +194,11 @@ export function ShipmentsScreen() {
           empty={
             committed ? (
               <>
-                No shipment reference contains “{committed}”{list.status || list.trackingStatus ? ' with this status' : ''}. An order number? Find it under{' '}
-                <Link to="/orders">Orders</Link>, or scan it on <Link to="/pack">Pack</Link>.
+                No shipment’s reference, order number, receiver or tracking number contains “{committed}”
+                {list.status || list.trackingStatus || Object.values(list.filters).some(Boolean) ? ' with these filters' : ''}. An order not yet shipped? Find
+                it under <Link to="/orders">Orders</Link>, or scan it on <Link to="/pack">Pack</Link>.
               </>
-            ) : list.status || list.trackingStatus ? (
+            ) : list.status || list.trackingStatus || Object.values(list.filters).some(Boolean) ? (
               'No shipment matches.'
             ) : canWrite ? (
               'No shipments yet. Create one with “New shipment”.'
@@ -208,10 +231,12 @@ export function ShipmentsScreen() {
                 </select>
               </label>
               <label className="inline-field">
-                Search references{' '}
+                Search{' '}
                 <input
                   ref={searchBox}
                   type="search"
+                  // The visible label's word first: what the search looks in, for a screen reader.
+                  aria-label="Search references, order numbers, receivers and tracking numbers"
                   value={list.search}
                   onChange={(event) => list.setSearch(stripControlCharacters(event.target.value))}
                   onKeyDown={onSearchKey}
@@ -219,6 +244,7 @@ export function ShipmentsScreen() {
                   aria-keyshortcuts="Enter ArrowDown"
                 />
               </label>
+              <ShipmentFilters value={list.filters} onChange={list.setFilters} carriers={carriers.data?.data} />
               {shipments.loading && <span className="muted">Loading…</span>}
             </>
           }

@@ -71,6 +71,27 @@ export function shipmentColumns(carrierNames: ReadonlyMap<string, string>, produ
       enableSorting: false,
       cell: (info) => <Truncated text={info.getValue()} />,
     }),
+    // Optional columns (hidden until chosen in "Columns"): the list item carries these values.
+    column.accessor('receiverName', { id: 'receiver', header: 'Receiver', enableSorting: false, cell: (info) => <Truncated text={info.getValue() ?? ''} /> }),
+    column.accessor('receiverCountryCode', {
+      id: 'country',
+      header: 'Country',
+      enableSorting: false,
+      meta: { className: 'col-country' },
+      cell: (info) => info.getValue() ?? <span className="muted">—</span>,
+    }),
+    column.accessor('orderNumber', {
+      id: 'orderNumber',
+      header: 'Order',
+      enableSorting: false,
+      cell: (info) => <Truncated text={info.getValue() ?? ''} />,
+    }),
+    column.accessor('trackingNumber', {
+      id: 'trackingNumber',
+      header: 'Tracking number',
+      enableSorting: false,
+      cell: (info) => <Truncated text={info.getValue() ?? ''} />,
+    }),
     column.accessor('createdAt', { header: 'Created', meta: { className: 'col-date' }, cell: (info) => <DateCell iso={info.getValue()} /> }),
     column.accessor('updatedAt', { header: 'Updated', meta: { className: 'col-date' }, cell: (info) => <DateCell iso={info.getValue()} /> }),
   ];
