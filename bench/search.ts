@@ -72,6 +72,8 @@ function withSearchTriggersAside(fill: () => void, backfill = true): number {
     INSERT INTO order_search (order_id, body) SELECT order_id, body FROM order_search_text;
     INSERT INTO shipment_search_fts (shipment_search_fts) VALUES ('rebuild');
     INSERT INTO order_search_fts (order_search_fts) VALUES ('rebuild');
+    INSERT INTO shipment_search_fts (shipment_search_fts) VALUES ('optimize');
+    INSERT INTO order_search_fts (order_search_fts) VALUES ('optimize');
   `);
   const backfillMs = performance.now() - started;
   for (const trigger of triggers) sqlite.exec(trigger.sql);

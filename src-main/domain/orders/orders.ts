@@ -24,7 +24,7 @@ import { newId } from '../../db/ids';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import { textMatches } from '../../db/search';
+import { inIds, textMatches } from '../../db/search';
 import type { AppContext } from '../../app/kernel/context';
 import { emitEvent } from '../events';
 import { findOrderChannelRow } from '../orderChannels/orderChannels';
@@ -378,7 +378,7 @@ export function listOrders(app: AppContext, orgId: string, query: OrderListQuery
   if (query.orderChannelId) filters.push(eq(orders.orderChannelId, query.orderChannelId));
   if (query.createdFrom) filters.push(gte(orders.createdAt, query.createdFrom));
   if (query.createdTo) filters.push(lte(orders.createdAt, query.createdTo));
-  if (matches) filters.push(matches.few ? inArray(orders.id, matches.ids) : sql`${orders.id} IN (${matches.subquery})`);
+  if (matches) filters.push(matches.few ? inIds(orders.id, matches.ids) : sql`${orders.id} IN (${matches.subquery})`);
   if (query.orderNumber) {
     const channelsOfOrg = app.db.select({ id: orderChannels.id }).from(orderChannels).where(eq(orderChannels.orgId, orgId));
     filters.push(eq(orders.orderNumber, query.orderNumber), inArray(orders.orderChannelId, channelsOfOrg));

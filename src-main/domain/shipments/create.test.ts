@@ -72,7 +72,19 @@ describe('shipment create, read and list', () => {
     const list = await t.request('GET', `${base()}?limit=2`);
     expect(list.status).toBe(200);
     expect(list.body.data[0]).toMatchObject({ id: created.id, reference: 'LIST-ME', senderAddress: { id: senderAddressId } });
-    expect(Object.keys(list.body.data[0]).sort()).toEqual(['carrierSettings', 'createdAt', 'id', 'reference', 'senderAddress', 'status', 'type', 'updatedAt']);
+    // §2.4a's fields, and the receiver the list's optional columns show (decisions: "Lists").
+    expect(Object.keys(list.body.data[0]).sort()).toEqual([
+      'carrierSettings',
+      'createdAt',
+      'id',
+      'receiverCountryCode',
+      'receiverName',
+      'reference',
+      'senderAddress',
+      'status',
+      'type',
+      'updatedAt',
+    ]);
     const search = await t.request('GET', `${base()}?search=LIST-`);
     expect(search.body.total).toBe(1);
     // Blank is no filter, as an empty search box means.

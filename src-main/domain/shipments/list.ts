@@ -6,7 +6,7 @@ import { orders, parcels, senderAddresses, shipmentCounts, shipmentParties, ship
 import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
-import { textMatches } from '../../db/search';
+import { inIds, textMatches } from '../../db/search';
 import { toSenderAddress } from '../senderAddresses/senderAddresses';
 import { carrierSettingsOf } from './repository';
 
@@ -23,7 +23,7 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
     if (matches.few) idSets.push(matches.ids);
     else filters.push(sql`${shipments.id} IN (${matches.subquery})`);
   }
-  for (const ids of idSets) filters.push(inArray(shipments.id, ids));
+  for (const ids of idSets) filters.push(inIds(shipments.id, ids));
   // With few ids, `+org_id` keeps SQLite off the organization's indexes, whose order it would
   // otherwise walk, reading every shipment of the organization, to find them (no ANALYZE statistics
   // tell it how many that is): it reads just them, then sorts.
@@ -43,20 +43,28 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
   // On the (org, tracking status, created) index; a shipment never booked has no tracking status.
   if (query.trackingStatus) filters.push(inArray(shipments.trackingStatus, query.trackingStatus));
   const where = and(...filters);
+  const order = sql.join(sortOrder(query.sort), sql`, `);
+  // Few ids (at most FEW_MATCHES): each is read once, for the count and the page both, and sorted.
+  const fewIds = idSets.length ? app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).all() : undefined;
   const onlyStatus = filters.length === (query.status ? 2 : 1) && !idSets.length;
-  const total = onlyStatus ? countedShipments(app.db, orgId, query.status) : (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0);
+  const total = fewIds
+    ? fewIds.length
+    : onlyStatus
+      ? countedShipments(app.db, orgId, query.status)
+      : (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0);
   return paginate(query, total, (limit, offset) => {
     // The page's ids first: skipping `offset` rows then walks an index only (for the default order
     // and the status filter, a covering one), not every skipped row and its sender address.
-    const order = sql.join(sortOrder(query.sort), sql`, `);
     // An exact reference is found on the (org, reference) index and then sorted. Left to itself,
     // SQLite walks the organization's shipments in the list's order and reads each one's reference.
     const ids = (
-      query.reference !== undefined && !idSets.length
-        ? app.db.all<{ id: string }>(
-            sql`SELECT ${shipments.id} FROM ${shipments} INDEXED BY shipments_org_reference WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-          )
-        : app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).limit(limit).offset(offset).all()
+      fewIds
+        ? fewIds.slice(offset, offset + limit)
+        : query.reference !== undefined
+          ? app.db.all<{ id: string }>(
+              sql`SELECT ${shipments.id} FROM ${shipments} INDEXED BY shipments_org_reference WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+            )
+          : app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).limit(limit).offset(offset).all()
     ).map((row) => row.id);
     if (!ids.length) return [];
     const rows = new Map(
