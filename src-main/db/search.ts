@@ -61,9 +61,13 @@ export type TextMatches = { few: true; ids: string[] } | { few: false; subquery:
 export function textMatches(db: ReadDb, kind: keyof typeof searchTables, search: string): TextMatches {
   const { table, index, key } = searchTables[kind];
   const text = search.normalize('NFC');
+  // The text is indexed as it was written: "å" typed as one letter or as "a" and a combining ring
+  // (as some shops send it) are different trigrams, so both spellings are looked for.
+  const phrase = (form: string) => `"${form.replace(/"/g, '""')}"`;
+  const spellings = [...new Set([text, text.normalize('NFD')])].map(phrase).join(' OR ');
   const subquery =
     [...text].length >= 3
-      ? sql`SELECT ${key} FROM ${table} WHERE id IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ${`"${text.replace(/"/g, '""')}"`})`
+      ? sql`SELECT ${key} FROM ${table} WHERE id IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ${spellings})`
       : sql`SELECT ${key} FROM ${table} WHERE ${containsName(sql.identifier('body'), text)}`;
   const ids = db.all<{ id: string }>(sql`SELECT ${key} AS id FROM (${subquery}) LIMIT ${FEW_MATCHES + 1}`).map((row) => row.id);
   return ids.length <= FEW_MATCHES ? { few: true, ids } : { few: false, subquery };
