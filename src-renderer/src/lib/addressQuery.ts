@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { useRoutePath } from '../app/router';
+import { useEffect, useRef } from 'react';
 
 /**
  * A list screen's sort, filters, search and page kept in the address (`#/shipments?status=pending&page=3`),
@@ -26,12 +25,17 @@ export function queryString(values: Record<string, string | number | undefined>)
  * query that the screen did not write (a link to `/shipments?search=…`, a history step).
  */
 export function useQueryInAddress(base: string, query: string, apply: (params: URLSearchParams) => void): void {
-  const path = useRoutePath();
+  const latest = useRef({ query, apply });
+  latest.current = { query, apply };
   useEffect(() => {
-    const [at, shown = ''] = path.split('?');
-    if (at === base && shown && shown !== query) apply(new URLSearchParams(shown));
-    // Only a new address is read (not a new `query`): the screen's own changes are written below.
-  }, [path]);
+    const read = () => {
+      const shown = addressQuery(base)?.toString() ?? '';
+      if (shown && shown !== latest.current.query) latest.current.apply(new URLSearchParams(shown));
+    };
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, [base]);
   useEffect(() => {
     if (addressQuery(base) === null) return;
     const target = `#${base}${query ? `?${query}` : ''}`;

@@ -7,7 +7,7 @@ import { navigate } from '../../app/router';
 import { DataTable } from '../../components/DataTable';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { shipmentColumns } from './columns';
-import { shipmentListAddress, sortKey, useShipmentList } from './listState';
+import { optionalColumnsShown, shipmentListAddress, sortKey, useShipmentList } from './listState';
 import { ShipmentFilters } from './ShipmentFilters';
 import { dayBounds } from '../../lib/days';
 import { useQueryInAddress } from '../../lib/addressQuery';
@@ -171,7 +171,7 @@ export function ShipmentsScreen() {
         />
       )}
       <ErrorNotice error={shipments.error} title="The shipments could not be loaded" />
-      <div ref={tableBox}>
+      <div ref={tableBox} className="shipments-list">
         <DataTable<ShipmentListItem>
           label="Shipments"
           columns={columns}
@@ -186,7 +186,7 @@ export function ShipmentsScreen() {
           columnVisibility={list.columns}
           onColumnVisibilityChange={list.setColumns}
           onOpen={(row) => openShipment(row.id)}
-          fit
+          fit={!optionalColumnsShown(list.columns)}
           selected={canWrite ? list.selected : undefined}
           onSelectedChange={canWrite ? onSelectedChange : undefined}
           loading={shipments.loading}

@@ -13,6 +13,14 @@ const COLUMNS_KEY = 'shipdesk.shipments.columns';
 /** Columns a user adds from the column chooser: hidden until chosen. */
 const OPTIONAL_COLUMNS: VisibilityState = { receiver: false, country: false, orderNumber: false, trackingNumber: false };
 
+/**
+ * Whether a column from the chooser is shown: then the table is laid out by its content and may
+ * scroll sideways, since the 1024 px layout has no room left for more columns.
+ */
+export function optionalColumnsShown(columns: VisibilityState): boolean {
+  return Object.keys(OPTIONAL_COLUMNS).some((id) => columns[id] === true);
+}
+
 function readColumns(): VisibilityState {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(COLUMNS_KEY) ?? '{}');
