@@ -97,7 +97,7 @@ it('0011 fills the search tables from the rows already there, and the triggers k
   const shipmentsMatching = (phrase: string) =>
     db.$client
       .prepare(
-        'SELECT s.shipment_id AS id FROM shipment_search s WHERE s.id IN (SELECT rowid FROM shipment_search_fts WHERE shipment_search_fts MATCH ?) ORDER BY 1',
+        'SELECT DISTINCT s.shipment_id AS id FROM shipment_search s WHERE s.id IN (SELECT rowid FROM shipment_search_fts WHERE shipment_search_fts MATCH ?) ORDER BY 1',
       )
       .all(`"${phrase}"`)
       .map((row) => (row as { id: string }).id);
@@ -106,7 +106,7 @@ it('0011 fills the search tables from the rows already there, and the triggers k
   }
   const ordersMatching = (phrase: string) =>
     db.$client
-      .prepare('SELECT o.order_id AS id FROM order_search o WHERE o.id IN (SELECT rowid FROM order_search_fts WHERE order_search_fts MATCH ?)')
+      .prepare('SELECT DISTINCT o.order_id AS id FROM order_search o WHERE o.id IN (SELECT rowid FROM order_search_fts WHERE order_search_fts MATCH ?)')
       .all(`"${phrase}"`);
   for (const phrase of ['web-4711', 'åse', 'SHOP.EX', 'mug-red']) expect(ordersMatching(phrase), phrase).toEqual([{ id: 'ord_a' }]);
 

@@ -700,28 +700,37 @@ export const shipmentCounts = sqliteTable(
 );
 
 /**
- * Each shipment's searchable text (reference, order number, receiver name, e-mail and postal code,
- * tracking and parcel numbers), kept by triggers (migration 0011) so no write path can forget it.
- * `id` is the rowid of its row in the FTS5 trigram index `shipment_search_fts` (hand-written in the
- * migration, external content), which makes "contains" a lookup instead of a scan.
+ * What the lists' `search` finds (issue 20), one row per source: a shipment's own (reference, order
+ * number, tracking number), each receiver's (name, e-mail, postal code), each numbered parcel's
+ * (tracking and parcel number). Kept by triggers (migration 0011) so no write path can forget it;
+ * `id` is the rowid in the FTS5 trigram index `shipment_search_fts` (hand-written in the migration,
+ * external content). A row per source means a create only adds rows, which the index takes
+ * without the flush a rewrite of a row written in the same transaction costs.
  */
 export const shipmentSearch = sqliteTable(
   'shipment_search',
   {
     id: integer('id').primaryKey(),
     shipmentId: text('shipment_id').notNull(),
+    /** `shipment`, `receiver` or `parcel`. */
+    source: text('source').notNull(),
+    /** The id of the row the text comes from. */
+    sourceId: text('source_id').notNull(),
     body: text('body').notNull(),
   },
-  (t) => [uniqueIndex('shipment_search_shipment').on(t.shipmentId)],
+  (t) => [uniqueIndex('shipment_search_source').on(t.source, t.sourceId), index('shipment_search_shipment').on(t.shipmentId)],
 );
 
-/** The same for orders: order number, customer name and e-mail, every line's SKU (`order_search_fts`). */
+/** The same for orders: the order's own (number, customer name and e-mail) and each line's SKU (`order_search_fts`). */
 export const orderSearch = sqliteTable(
   'order_search',
   {
     id: integer('id').primaryKey(),
     orderId: text('order_id').notNull(),
+    /** `order` or `line`. */
+    source: text('source').notNull(),
+    sourceId: text('source_id').notNull(),
     body: text('body').notNull(),
   },
-  (t) => [uniqueIndex('order_search_order').on(t.orderId)],
+  (t) => [uniqueIndex('order_search_source').on(t.source, t.sourceId), index('order_search_order').on(t.orderId)],
 );

@@ -39,8 +39,9 @@ export function casefold(value: string): string {
 }
 
 /**
- * The trigger-kept search tables of migration 0011: each row's searchable text, and a trigram FTS5
- * index over it (external content, rowid = the search row's id).
+ * The trigger-kept search tables of migration 0011: a row of text per source (a shipment, its
+ * receiver, a numbered parcel; an order, a line), and a trigram FTS5 index over it (external
+ * content, rowid = the search row's id).
  */
 const searchTables = {
   shipment: { table: sql.identifier('shipment_search'), index: sql.identifier('shipment_search_fts'), key: sql.identifier('shipment_id') },
@@ -67,8 +68,8 @@ export function textMatches(db: ReadDb, kind: keyof typeof searchTables, search:
   const spellings = [...new Set([text, text.normalize('NFD')])].map(phrase).join(' OR ');
   const subquery =
     [...text].length >= 3
-      ? sql`SELECT ${key} FROM ${table} WHERE id IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ${spellings})`
-      : sql`SELECT ${key} FROM ${table} WHERE ${containsName(sql.identifier('body'), text)}`;
+      ? sql`SELECT DISTINCT ${key} FROM ${table} WHERE id IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ${spellings})`
+      : sql`SELECT DISTINCT ${key} FROM ${table} WHERE ${containsName(sql.identifier('body'), text)}`;
   const ids = db.all<{ id: string }>(sql`SELECT ${key} AS id FROM (${subquery}) LIMIT ${FEW_MATCHES + 1}`).map((row) => row.id);
   return ids.length <= FEW_MATCHES ? { few: true, ids } : { few: false, subquery };
 }
