@@ -68,8 +68,13 @@ function withSearchTriggersAside(fill: () => void, backfill = true): number {
   const started = performance.now();
   sqlite.exec(`
     DELETE FROM shipment_search; DELETE FROM order_search;
-    INSERT INTO shipment_search (shipment_id, body) SELECT shipment_id, body FROM shipment_search_text;
-    INSERT INTO order_search (order_id, body) SELECT order_id, body FROM order_search_text;
+    INSERT INTO shipment_search (shipment_id, source, source_id, body)
+      SELECT shipment_id, 'shipment', source_id, body FROM shipment_search_shipments
+      UNION ALL SELECT shipment_id, 'receiver', source_id, body FROM shipment_search_receivers
+      UNION ALL SELECT shipment_id, 'parcel', source_id, body FROM shipment_search_parcels;
+    INSERT INTO order_search (order_id, source, source_id, body)
+      SELECT order_id, 'order', source_id, body FROM order_search_orders
+      UNION ALL SELECT order_id, 'line', source_id, body FROM order_search_lines;
     INSERT INTO shipment_search_fts (shipment_search_fts) VALUES ('rebuild');
     INSERT INTO order_search_fts (order_search_fts) VALUES ('rebuild');
     INSERT INTO shipment_search_fts (shipment_search_fts) VALUES ('optimize');
