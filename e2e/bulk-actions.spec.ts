@@ -65,7 +65,11 @@ async function select(page: Page, references: readonly string[]) {
   while ((await ticked.count()) > 0) await ticked.first().uncheck();
   await expect(bar).toBeHidden();
   for (const reference of references) {
-    await table.getByRole('row').filter({ hasText: reference }).getByRole('checkbox').check();
+    await table
+      .getByRole('row')
+      .filter({ hasText: reference })
+      .getByRole('checkbox', { name: `Select shipment ${reference}` })
+      .check();
   }
   await expect(bar).toContainText(`${references.length} selected`);
   return bar;

@@ -177,6 +177,7 @@ export function ShipmentsScreen() {
           columns={columns}
           rows={rows}
           getRowId={(row) => row.id}
+          rowLabel={(shipment) => `shipment ${shipment.reference}`}
           total={shipments.data?.total ?? 0}
           page={list.page}
           limit={PAGE_SIZE}
