@@ -1,3 +1,4 @@
+import type { OrderLine } from '../../../src-shared/schemas/order';
 import type { Parcel, ParcelOrderLine, Shipment, ShipmentDocument } from '../../../src-shared/schemas/shipment';
 
 /**
@@ -9,6 +10,34 @@ const at = '2025-03-01T10:00:00.000Z';
 
 export function orderLine(id: string, sku: string, quantity: number, more: Partial<ParcelOrderLine> = {}): ParcelOrderLine {
   return { id, sku, quantity, description: '', unitPrice: 0, currency: '', vatPercent: 0, location: '', countryOfOrigin: '', tarrifNumber: '', ...more };
+}
+
+/** An order's line as the order read answers it: only its id, name and SKU set. */
+export function orderItem(id: string, name: string, sku: string | null, more: Partial<OrderLine> = {}): OrderLine {
+  return {
+    id,
+    name,
+    quantity: 1,
+    sku,
+    unitPrice: null,
+    totalPrice: null,
+    currency: null,
+    weight: null,
+    weightUnit: null,
+    variantId: null,
+    productId: null,
+    imageUrl: null,
+    hsCode: null,
+    countryOfOrigin: null,
+    provinceOfOrigin: null,
+    barcode: null,
+    vendor: null,
+    location: null,
+    requiresShipping: true,
+    taxable: true,
+    giftCard: false,
+    ...more,
+  };
 }
 
 export function parcel(id: string, orderLines: ParcelOrderLine[], more: Partial<Parcel> = {}): Parcel {

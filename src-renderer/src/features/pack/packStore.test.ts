@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 // The store reaches the client (lib/api.ts), which looks for Electron's bridge on `window` as it loads.
 vi.hoisted(() => vi.stubGlobal('window', {}));
 
-import { orderLine, parcel, shipment } from '../../testing/shipmentFixtures';
+import { orderItem, orderLine, parcel, shipment } from '../../testing/shipmentFixtures';
 import type { PackResult } from './packFlow';
 import { activeVerification, restoreLog, shownToSend, usePack, verificationFor, type KeptLog } from './packStore';
 import { progress, ticked } from './verification';
@@ -190,27 +190,5 @@ function fail(): never {
 }
 
 function orderLineOf(sku: string) {
-  return {
-    id: `oln_${sku}`,
-    name: sku,
-    quantity: 1,
-    sku,
-    unitPrice: null,
-    totalPrice: null,
-    currency: null,
-    weight: null,
-    weightUnit: null,
-    variantId: null,
-    productId: null,
-    imageUrl: null,
-    hsCode: null,
-    countryOfOrigin: null,
-    provinceOfOrigin: null,
-    barcode: null,
-    vendor: null,
-    location: null,
-    requiresShipping: true,
-    taxable: true,
-    giftCard: false,
-  };
+  return orderItem(`oln_${sku}`, sku, sku);
 }

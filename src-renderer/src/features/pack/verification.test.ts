@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderLine } from '../../../../src-shared/schemas/order';
-import { orderLine, parcel, shipment } from '../../testing/shipmentFixtures';
+import { orderItem, orderLine, parcel, shipment } from '../../testing/shipmentFixtures';
 import { classifyScan } from './scanKind';
 import {
   boxParcels,
@@ -22,30 +22,7 @@ import {
 } from './verification';
 
 function line(name: string, more: Partial<OrderLine> = {}): OrderLine {
-  return {
-    id: `oln_${name}`,
-    name,
-    quantity: 1,
-    sku: null,
-    unitPrice: null,
-    totalPrice: null,
-    currency: null,
-    weight: null,
-    weightUnit: null,
-    variantId: null,
-    productId: null,
-    imageUrl: null,
-    hsCode: null,
-    countryOfOrigin: null,
-    provinceOfOrigin: null,
-    barcode: null,
-    vendor: null,
-    location: null,
-    requiresShipping: true,
-    taxable: true,
-    giftCard: false,
-    ...more,
-  };
+  return orderItem(`oln_${name}`, name, null, more);
 }
 
 const orderLines = [
