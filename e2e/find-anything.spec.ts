@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { scan } from './scanner';
 import { seedOrganization, signIn } from './seed';
 
 /**
@@ -13,11 +13,6 @@ import { seedOrganization, signIn } from './seed';
  */
 const SCREENSHOTS = process.env.SHIPDESK_SCREENSHOTS === '1';
 const screenshotDir = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
-
-async function scan(page: Page, code: string): Promise<void> {
-  await page.keyboard.type(`\x02${code}\x1d`);
-  await page.keyboard.press('Enter');
-}
 
 const receiver = (name: string, countryCode: string, postalCode: string, city: string) => ({
   type: 'receiver',

@@ -6,6 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { cupsForTests, pdfFilesIn, waitForPrintedPdf } from './cups';
 import { expect, test } from './fixtures';
+import { scan } from './scanner';
 import { seedOrganization, signIn, type Seeded } from './seed';
 
 /**
@@ -23,12 +24,6 @@ const MUG_EAN = '5701234567899';
 const OTHER_EAN = '4006381333931'; // a real product's EAN, not in any order here
 const filePrinterDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-verify-'));
 test.afterAll(() => rmSync(filePrinterDir, { recursive: true, force: true }));
-
-/** What the scanner types for `code`: STX, the code, GS; then its Enter. */
-async function scan(page: Page, code: string): Promise<void> {
-  await page.keyboard.type(`\x02${code}\x1d`);
-  await page.keyboard.press('Enter');
-}
 
 /** What a USB scale types: its reading and Enter, nothing around it. */
 async function scale(page: Page, reading: string): Promise<void> {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { scan } from './scanner';
 import { seedOrganization, signIn } from './seed';
 
 /**
@@ -17,12 +18,6 @@ const EMAIL = 'pia@pack.example';
 const PASSWORD = 'a long password';
 const labelsDir = mkdtempSync(join(tmpdir(), 'shipdesk-e2e-pack-'));
 test.afterAll(() => rmSync(labelsDir, { recursive: true, force: true }));
-
-/** What the scanner types for `code`: STX, the code, GS; then its Enter. */
-async function scan(page: Page, code: string): Promise<void> {
-  await page.keyboard.type(`\x02${code}\x1d`);
-  await page.keyboard.press('Enter');
-}
 
 /**
  * The same code read again at once (a double trigger): the whole burst in one call, so a busy test
