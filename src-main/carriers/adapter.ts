@@ -82,6 +82,98 @@ export interface BookingRequest {
   pickup: { date: string; from: string | null; to: string | null; instruction: string | null } | null;
   termOfTrade: string;
   label: LabelSpec;
+  /**
+   * The customs declaration when the receiver is outside the sender's customs territory (issue 21),
+   * null for a shipment that stays inside it. Checked complete before the carrier is called.
+   */
+  customs: CustomsDeclaration | null;
+}
+
+/** One kind of goods in one parcel, as customs sees it (issue 21). */
+export interface CustomsLine {
+  parcelId: string;
+  sku: string;
+  description: string;
+  quantity: number;
+  /** Price of one unit in `currency`. */
+  unitPrice: number;
+  currency: string;
+  /** Net weight of one unit. */
+  unitWeightKg: number;
+  /** The HS code (the spec's spelling). */
+  tarrifNumber: string;
+  /** ISO 3166-1 alpha-2. */
+  countryOfOrigin: string;
+}
+
+/** Why the goods cross the border; each carrier maps it to its own codes. */
+export type ExportReason = 'sale' | 'gift' | 'sample' | 'return' | 'repair' | 'documents' | 'other';
+
+/** What is declared to customs for an export: the same values the invoice and CN22/CN23 made here show. */
+export interface CustomsDeclaration {
+  exportReason: ExportReason;
+  /** `INV-<reference>` (commercial) or `PRO-<reference>` (proforma): documents/invoice.ts invoiceNumber. */
+  invoiceNumber: string;
+  /** YYYY-MM-DD. */
+  invoiceDate: string;
+  invoiceKind: 'commercial' | 'proforma';
+  /** The declaration's currency: every line's (a mixed-currency shipment is refused before the call). */
+  currency: string;
+  /** Sum of quantity × unit price over every line. */
+  totalValue: number;
+  /** The exporter's identifiers: the sender address's `customs` overrides the organization's. */
+  exporter: { eoriNumber: string | null; vatNumber: string | null };
+  lines: readonly CustomsLine[];
+  /**
+   * The customs invoice made here as PDF, for a carrier that takes it electronically (paperless
+   * trade, `CarrierAdapter.paperlessInvoice`); null otherwise. The same bytes are kept as the
+   * shipment's invoice document, so what the carrier and the paper show agree.
+   */
+  invoice: { documentType: 'commercial_invoice' | 'proforma_invoice'; content: Buffer } | null;
+}
+
+/** A collection booked with a carrier (issue 21): where and when the driver comes. */
+export interface PickupRequest {
+  /** Shipdesk's pickup id, sent as the carrier's customer reference where it has one. */
+  pickupId: string;
+  /** YYYY-MM-DD. */
+  date: string;
+  /** HH:MM, local time at the address. */
+  from: string;
+  to: string;
+  address: BookingParty;
+  parcelCount: number | null;
+  weightKg: number | null;
+  instruction: string | null;
+}
+
+export interface PickupBooking {
+  /** The carrier's confirmation number (DHL's dispatch confirmation number, UPS's PRN, …). */
+  confirmationNumber: string;
+  /** What the adapter needs later to cancel it; kept with the pickup. */
+  booking: Record<string, unknown>;
+}
+
+export interface BookedPickup {
+  pickupId: string;
+  date: string;
+  confirmationNumber: string;
+  booking: Readonly<Record<string, unknown>>;
+}
+
+/** The end-of-day handover (issue 21): every dispatched shipment of one carrier not yet handed over. */
+export interface CloseOutRequest {
+  closeOutId: string;
+  /** Null when the close-out covers every sender address. */
+  senderAddress: BookingParty | null;
+  shipments: readonly BookedShipment[];
+}
+
+export interface CloseOutResult {
+  /** The carrier's id of the manifest or end-of-day record, when it gives one. */
+  carrierReference: string | null;
+  /** The carrier's own manifest document, when it returns one. */
+  document: { format: DocumentFormat; content: Buffer } | null;
 }
 
 export interface LabelDocument {
@@ -214,4 +306,20 @@ export interface CarrierAdapter {
   trackBatchSize?: number;
   /** The carrier's own service point lookup, nearest first; absent: the carrier has none (answers []). */
   servicePoints?: (context: CarrierCallContext, query: ServicePointQuery) => Promise<ServicePoint[]>;
+  /**
+   * True when the carrier takes the customs invoice electronically with the booking (paperless trade,
+   * where the account allows it): the booking path then makes the invoice before the call and hands it
+   * in `request.customs.invoice`. Absent or false: the invoice travels on paper.
+   */
+  paperlessInvoice?: (config: CarrierConfig) => boolean;
+  /** Books a collection with the carrier; absent: the carrier has no pickup booking through its API. */
+  bookPickup?: (context: CarrierCallContext, request: PickupRequest) => Promise<PickupBooking>;
+  /** Cancels a booked collection; absent: it cannot be cancelled through the API. */
+  cancelPickup?: (context: CarrierCallContext, pickup: BookedPickup) => Promise<void>;
+  /**
+   * The carrier's manifest or end-of-day call for the shipments handed over; absent where the carrier
+   * has none (the handover list made here is then the whole close-out). Throws a CarrierFailure when
+   * the carrier refuses, and then nothing is closed.
+   */
+  closeOut?: (context: CarrierCallContext, request: CloseOutRequest) => Promise<CloseOutResult>;
 }

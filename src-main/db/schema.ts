@@ -28,6 +28,8 @@ export const orgs = sqliteTable('orgs', {
   description: text('description'),
   currency: text('currency').notNull().default('DKK'),
   vatNumber: text('vat_number'),
+  /** The export identifier (EORI) declared on customs papers; a sender address's `customs` may override it. */
+  eoriNumber: text('eori_number'),
   billingEmail: text('billing_email'),
   companyName: text('company_name'),
   addressLine1: text('address_line1'),
@@ -395,6 +397,8 @@ export const shipments = sqliteTable(
     index('shipments_org_tracking_number').on(t.orgId, t.trackingNumber),
     // The list's carrier filter, in the list's default order.
     index('shipments_org_carrier_created').on(t.orgId, t.carrierId, t.createdAt, t.id),
+    // A close-out's candidates: one carrier's dispatched shipments, by when they were booked (issue 21).
+    index('shipments_org_carrier_status_booked').on(t.orgId, t.carrierId, t.status, t.bookedAt),
   ],
 );
 
@@ -733,4 +737,134 @@ export const orderSearch = sqliteTable(
     body: text('body').notNull(),
   },
   (t) => [uniqueIndex('order_search_source').on(t.source, t.sourceId), index('order_search_order').on(t.orderId)],
+);
+
+/**
+ * Collections booked with a carrier (issue 21). `status`: booked (the carrier confirmed, or `local`
+ * recorded it), cancelled, failed (the carrier refused; kept with its error so the packer sees why).
+ */
+export const pickups = sqliteTable(
+  'pickups',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    carrierId: text('carrier_id')
+      .notNull()
+      .references(() => carriers.id),
+    senderAddressId: text('sender_address_id')
+      .notNull()
+      .references(() => senderAddresses.id),
+    /** YYYY-MM-DD; `from`/`to` are HH:MM local time at the address. */
+    date: text('date').notNull(),
+    fromTime: text('from_time').notNull(),
+    toTime: text('to_time').notNull(),
+    parcelCount: integer('parcel_count'),
+    /** Kilograms. */
+    weight: real('weight'),
+    instruction: text('instruction'),
+    status: text('status').notNull(),
+    confirmationNumber: text('confirmation_number'),
+    /** The adapter's own ids of the booking, to cancel it later. */
+    carrierBooking: json<Record<string, unknown>>('carrier_booking'),
+    error: text('error'),
+    /** The daily pickup that booked it, or null for one booked by hand. */
+    dailyPickupId: text('daily_pickup_id'),
+    cancelledAt: text('cancelled_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('pickups_org_created').on(t.orgId, t.createdAt, t.id),
+    index('pickups_org_date').on(t.orgId, t.date),
+    // A daily pickup books each working day once, however often the scheduler wakes or restarts.
+    uniqueIndex('pickups_daily_date')
+      .on(t.dailyPickupId, t.date)
+      .where(sql`daily_pickup_id IS NOT NULL`),
+  ],
+);
+
+/** A pickup that books itself each working day (issue 21). */
+export const dailyPickups = sqliteTable(
+  'daily_pickups',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    carrierId: text('carrier_id')
+      .notNull()
+      .references(() => carriers.id),
+    senderAddressId: text('sender_address_id')
+      .notNull()
+      .references(() => senderAddresses.id),
+    fromTime: text('from_time').notNull(),
+    toTime: text('to_time').notNull(),
+    parcelCount: integer('parcel_count'),
+    weight: real('weight'),
+    instruction: text('instruction'),
+    /** ISO weekdays (1 = Monday … 7 = Sunday) it books on; the working week by default. */
+    weekdays: json<number[]>('weekdays').notNull(),
+    enabled: bool('enabled').notNull().default(true),
+    /** The last date it booked (or tried to), so a restart never books a day twice. */
+    lastBookedDate: text('last_booked_date'),
+    deletedAt: text('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('daily_pickups_org').on(t.orgId, t.createdAt)],
+);
+
+/**
+ * End-of-day handovers (issue 21). `status` closing while the carrier's manifest call runs, then
+ * closed; a failed carrier call removes the close-out and its rows, so nothing is closed.
+ */
+export const closeOuts = sqliteTable(
+  'close_outs',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    carrierId: text('carrier_id')
+      .notNull()
+      .references(() => carriers.id),
+    senderAddressId: text('sender_address_id'),
+    status: text('status').notNull(),
+    shipmentCount: integer('shipment_count').notNull(),
+    parcelCount: integer('parcel_count').notNull(),
+    /** Kilograms. */
+    weight: real('weight').notNull(),
+    /** The carrier's manifest or end-of-day id, when it gives one. */
+    carrierReference: text('carrier_reference'),
+    /** The handover list (A4 PDF), made once when the close-out is closed. */
+    document: blob('document', { mode: 'buffer' }),
+    /** The carrier's own manifest document, when it returns one. */
+    carrierDocument: blob('carrier_document', { mode: 'buffer' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('close_outs_org_created').on(t.orgId, t.createdAt, t.id)],
+);
+
+/**
+ * The shipments each close-out handed over, as they were then. `shipment_id` is the key: a shipment
+ * is in one close-out at most, which the database itself enforces under concurrent close-outs.
+ */
+export const closeOutShipments = sqliteTable(
+  'close_out_shipments',
+  {
+    shipmentId: text('shipment_id').primaryKey(),
+    closeOutId: text('close_out_id')
+      .notNull()
+      .references(() => closeOuts.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    reference: text('reference').notNull(),
+    trackingNumber: text('tracking_number').notNull(),
+    parcelCount: integer('parcel_count').notNull(),
+    /** Kilograms. */
+    weight: real('weight').notNull(),
+  },
+  (t) => [index('close_out_shipments_close_out').on(t.closeOutId, t.position)],
 );

@@ -26,6 +26,7 @@ import { firstTrackingCheck } from '../tracking/schedule';
 import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/orderStatus';
 import { toKg } from '../units';
+import { customsDeclarationOf } from '../customs/declaration';
 import { assertActionAllowed } from './lifecycle';
 import { printedCompany } from '../../../src-shared/partyCompany';
 import { loadShipmentRecord, readShipment, recordActivity, recordError, setStatus, type PartyRow, type ShipmentRecord } from './repository';
@@ -155,6 +156,7 @@ export function bookingRequest(
   adapter: CarrierAdapter,
   config: CarrierConfig,
   notify: BookingRequest['notify'] = { phone: false, email: false },
+  customs: BookingRequest['customs'] = null,
 ): BookingRequest {
   const { row } = record;
   const partyOf = (type: string) => record.parties.find((party) => party.type === type) as PartyRow;
@@ -183,6 +185,7 @@ export function bookingRequest(
     termOfTrade: row.termOfTrade,
     // The carrier's configured defaults; printers choosing their own size arrive with printing.
     label: adapter.labelDefaults(config),
+    customs,
   };
 }
 
@@ -256,7 +259,7 @@ export function beginBooking(
     config: carrier.config,
     afterUnknownOutcome,
     secrets: carrierSecrets(carrier.row.carrierSlug, carrier.config),
-    request: bookingRequest(record, carrier.adapter, carrier.config, ruleNotices(tx, row.shippingRuleId)),
+    request: bookingRequest(record, carrier.adapter, carrier.config, ruleNotices(tx, row.shippingRuleId), customsDeclarationOf(tx, record, now)),
     shippingDocuments: planShippingDocuments(tx, record, { carrierName: carrier.row.name, productName: carrier.productName }),
   };
 }
