@@ -239,11 +239,9 @@ function pickupBody(context: CarrierCallContext, request: PickupRequest, offsetM
   return {
     plannedPickupDateAndTime: dhlTimestamp(readyAt, offsetMinutes),
     closeTime: request.to,
-    location: 'Reception',
     locationType: 'business',
     accounts: [{ typeCode: 'shipper', number: accountNumberOf(context.config) }],
     ...(request.instruction ? { specialInstructions: [{ value: request.instruction.slice(0, 80), typeCode: 'TBD' }] } : {}),
-    remark: `Shipdesk pickup ${request.pickupId}`,
     customerDetails: { shipperDetails: party, pickupDetails: party },
     shipmentDetails: [
       {
@@ -324,6 +322,7 @@ export const dhlExpressCarrier: CarrierAdapter = {
   book,
   void: voidBooking,
   track,
+  // DHL takes 200 waybills a call; 50 keeps the query string well inside what proxies pass.
   trackBatchSize: 50,
   paperlessInvoice: paperlessTradeOn,
   bookPickup,

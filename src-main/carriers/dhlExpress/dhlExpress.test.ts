@@ -282,8 +282,15 @@ describe('DHL Express booking', () => {
   });
 
   it('ships to the US with a gift declared as such, and to Norway with the sender paying duties (DDP)', async () => {
-    const gift = await exportShipment({ receiver: american, parameters: { exportReason: 'gift' } });
+    const longStreet = 'Empire State Building, 350 Fifth Avenue, Floor 86, Suite 8600';
+    const gift = await exportShipment({ receiver: { ...american, address1: longStreet }, parameters: { exportReason: 'gift' } });
     expect((await send(gift.id)).status).toBe(200);
+    // DHL's address lines hold 45 characters: the rest goes on in the next line, between words.
+    expect(lastBody().customerDetails.receiverDetails.postalAddress).toMatchObject({
+      addressLine1: 'Empire State Building, 350 Fifth Avenue,',
+      addressLine2: 'Floor 86, Suite 8600',
+      countryCode: 'US',
+    });
     expect(lastBody().content.exportDeclaration).toMatchObject({
       exportReasonType: 'gift',
       exportReason: 'Gift',
@@ -437,6 +444,30 @@ describe('DHL Express paperless trade', () => {
 });
 
 describe('DHL Express refusals and failures', () => {
+  it('the fake refuses as MyDHL does: no credentials, a wrong content type, an unknown key, a value outside an enum', async () => {
+    const shipment = await createShipment();
+    expect((await send(shipment.id)).status).toBe(200);
+    const good = lastBody();
+    const basic = `Basic ${Buffer.from(`${fake.username}:${fake.password}`).toString('base64')}`;
+    const post = (body: string, headers: Record<string, string>) => fetch(`${fake.url}/mydhlapi/test/shipments`, { method: 'POST', headers, body });
+    const before = fake.state.bookingsMade;
+
+    const anonymous = await post(JSON.stringify(good), { 'content-type': 'application/json' });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ title: 'Unauthorized', detail: 'Invalid Credentials', status: '401' });
+    expect((await post(JSON.stringify(good), { 'content-type': 'text/plain', authorization: basic })).status).toBe(415);
+    const extraneous = await post(JSON.stringify({ ...good, shipmentId: 'x' }), { 'content-type': 'application/json', authorization: basic });
+    expect(extraneous.status).toBe(422);
+    expect(await extraneous.json()).toMatchObject({ title: 'Validation error', detail: '#/: extraneous key [shipmentId] is not permitted' });
+    const badIncoterm = await post(JSON.stringify({ ...good, content: { ...good.content, incoterm: 'XYZ' } }), {
+      'content-type': 'application/json',
+      authorization: basic,
+    });
+    expect(badIncoterm.status).toBe(422);
+    expect((await badIncoterm.json()).detail).toMatch(/^#\/content\/incoterm: /);
+    expect(fake.state.bookingsMade).toBe(before);
+  });
+
   it('credentials refused: 422 CARRIER_AUTH_FAILED with what DHL said, nothing booked', async () => {
     const wrong = await createCarrier('DHL wrong password', { password: 'not-the-password' });
     const shipment = await createShipment({ carrier: wrong });

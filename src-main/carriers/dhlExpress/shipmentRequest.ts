@@ -29,15 +29,33 @@ export function dhlTimestamp(at: Date, offsetMinutes = 0): string {
   return `${local} GMT${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+/** MyDHL's address lines hold 45 characters: a longer line goes on in the next, broken between words. */
+export function addressLines(address1: string, address2: string | null): [string, ...string[]] {
+  const lines: string[] = [];
+  for (const text of [address1, address2 ?? '']) {
+    let rest = text.trim().replace(/\s+/g, ' ');
+    while (rest.length > 45) {
+      const cut = rest.lastIndexOf(' ', 45);
+      const at = cut > 0 ? cut : 45;
+      lines.push(rest.slice(0, at).trim());
+      rest = rest.slice(at).trim();
+    }
+    if (rest) lines.push(rest);
+  }
+  return [lines[0] ?? '', ...lines.slice(1, 3)];
+}
+
 /** MyDHL's party: the company is required, so a private receiver's own name stands in for it. */
 export function dhlParty(party: BookingParty): Pick<DhlParty, 'postalAddress' | 'contactInformation'> {
+  const [line1, line2, line3] = addressLines(party.address1, party.address2);
   return {
     postalAddress: {
       postalCode: clip(party.postalCode, 12),
       cityName: clip(party.city, 45),
       countryCode: party.countryCode.toUpperCase(),
-      addressLine1: clip(party.address1, 45),
-      ...(optional(party.address2, 45) ? { addressLine2: optional(party.address2, 45) } : {}),
+      addressLine1: line1,
+      ...(line2 ? { addressLine2: line2 } : {}),
+      ...(line3 ? { addressLine3: line3 } : {}),
     },
     contactInformation: {
       // An empty phone goes as it is: DHL requires one and says so in its own words.
