@@ -464,7 +464,7 @@ describe('DHL Express refusals and failures', () => {
       authorization: basic,
     });
     expect(badIncoterm.status).toBe(422);
-    expect((await badIncoterm.json()).detail).toMatch(/^#\/content\/incoterm: /);
+    expect(((await badIncoterm.json()) as { detail: string }).detail).toMatch(/^#\/content\/incoterm: /);
     expect(fake.state.bookingsMade).toBe(before);
   });
 
