@@ -2,12 +2,12 @@
  * Service points (decisions §13): the carrier's own lookup, nearest to an address first. The `local`
  * carrier, and any carrier without a lookup, has none and answers [].
  */
-import { ApiError } from '../../../src-shared/errors';
+import type { ApiError } from '../../../src-shared/errors';
 import type { ServicePoint, ServicePointList, ServicePointQueryInput } from '../../../src-shared/schemas/carrier';
 import type { AppContext } from '../../app/kernel/context';
 import type { ServicePointQuery } from '../../carriers/adapter';
 import { CarrierFailure } from '../../carriers/errors';
-import { plainSentence } from '../../carriers/platform/plainWords';
+import { carrierCallError } from './callFailure';
 import type { carriers } from '../../db/schema';
 import { carrierCall, type CarrierCall } from './carrierCalls';
 import { findCarrierRow } from './carriers';
@@ -32,17 +32,7 @@ export async function lookUpServicePoints(call: CarrierCall, query: ServicePoint
 
 /** A failed lookup as the API answers it: the carrier's words plus what to do. */
 export function servicePointLookupError(carrierName: string, failure: CarrierFailure): ApiError {
-  if (failure.kind === 'auth') {
-    return new ApiError(
-      'CARRIER_AUTH_FAILED',
-      `${carrierName} refused the credentials, so no service points could be looked up. ${plainSentence('auth', carrierName)}`,
-      { errors: failure.errors },
-    );
-  }
-  const advice = plainSentence(failure.errors, carrierName);
-  return new ApiError('CARRIER_ERROR', `${carrierName} could not look up service points: ${failure.message}.${advice ? ` ${advice}` : ''}`, {
-    errors: failure.errors,
-  });
+  return carrierCallError(carrierName, failure, { afterAuth: 'no service points could be looked up', failed: 'could not look up service points' });
 }
 
 /** GET /carriers/{carrierId}/service-points. */
