@@ -9,6 +9,9 @@ import type {
   CarrierCallContext,
   CarrierConfig,
   LabelDocument,
+  BookedPickup,
+  PickupBooking,
+  PickupRequest,
   TrackingEvent,
   TrackingResult,
 } from '../adapter';
@@ -21,6 +24,7 @@ import {
   karrioConnectionSchema,
   karrioOptionsSchema,
   karrioPaths,
+  karrioPickupSchema,
   karrioServicesSchema,
   karrioShipmentListSchema,
   karrioShipmentSchema,
@@ -34,6 +38,7 @@ import {
   connectionLabel,
   eventTime,
   karrioErrors,
+  karrioPickupData,
   karrioShipmentData,
   parcelTrackingNumbers,
   publicTrackingUrl,
@@ -263,6 +268,37 @@ async function voidBooking(context: CarrierCallContext, booked: BookedShipment):
   }
 }
 
+/** A pickup with the connection's carrier; the connection is read first for its carrier's name (`carrier_code`). */
+async function bookPickup(context: CarrierCallContext, request: PickupRequest): Promise<PickupBooking> {
+  const connection = await chosenConnection(context, 'bookPickup.connection');
+  const pickup = await karrio(
+    context,
+    {
+      operation: 'bookPickup',
+      method: 'POST',
+      path: karrioPaths.pickups,
+      json: karrioPickupData(request, connection.carrier_name, connection.id),
+      idempotent: false,
+    },
+    karrioPickupSchema,
+  );
+  return { confirmationNumber: pickup.confirmation_number, booking: { karrioPickupId: pickup.id } };
+}
+
+async function cancelPickup(context: CarrierCallContext, pickup: BookedPickup): Promise<void> {
+  const karrioPickupId = stringOf(pickup.booking.karrioPickupId);
+  if (!karrioPickupId) {
+    throw carrierRefused([
+      { code: 'KARRIO_PICKUP_UNKNOWN', message: `Karrio's id of pickup ${pickup.confirmationNumber} is not known here: cancel it in the Karrio dashboard` },
+    ]);
+  }
+  await karrio(
+    context,
+    { operation: 'cancelPickup', method: 'POST', path: karrioPaths.pickupCancel(karrioPickupId), json: {}, idempotent: false },
+    karrioPickupSchema,
+  );
+}
+
 /**
  * Karrio tracks one number per call; the calls run side by side within the carrier's call slots. One
  * shipment Karrio cannot track is left out of the answer; a refused key or an unreachable server fails the round.
@@ -402,4 +438,6 @@ export const karrioCarrier: CarrierAdapter = {
   findBooking,
   void: voidBooking,
   track,
+  bookPickup,
+  cancelPickup,
 };

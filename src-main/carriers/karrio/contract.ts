@@ -18,6 +18,8 @@ export const karrioPaths = {
   shipmentCancel: (id: string) => `/v1/shipments/${encodeURIComponent(id)}/cancel`,
   shipmentDocument: (id: string, doc: 'label' | 'invoice') => `/v1/shipments/${encodeURIComponent(id)}/documents/${doc}`,
   tracker: (carrierName: string, trackingNumber: string) => `/v1/trackers/${encodeURIComponent(carrierName)}/${encodeURIComponent(trackingNumber)}`,
+  pickups: '/v1/pickups',
+  pickupCancel: (id: string) => `/v1/pickups/${encodeURIComponent(id)}/cancel`,
 } as const;
 
 // ---- errors: ErrorResponse (400, 401, 404, 409, 429, 500) and ErrorMessages (424, the carrier's own words)
@@ -215,3 +217,42 @@ export const karrioTrackingStatusSchema = z.looseObject({
   messages: z.array(karrioMessageSchema).default([]),
 });
 export type KarrioTrackingStatusBody = z.infer<typeof karrioTrackingStatusSchema>;
+
+// ---- pickups (PickupData, PickupCancelData, Pickup): `POST /v1/pickups` names the carrier by `carrier_code`
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
+
+export const karrioPickupDataSchema = z.strictObject({
+  carrier_code: z.string().min(1),
+  pickup_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  address: karrioAddressDataSchema,
+  parcels_count: z.number().int().min(1).nullish(),
+  ready_time: clockTime,
+  closing_time: clockTime,
+  instruction: text(50).nullish(),
+  package_location: text(50).nullish(),
+  pickup_type: z.enum(['one_time', 'daily', 'recurring']).optional(),
+  // `connection_id` targets one carrier connection; the rest are the carrier's own pickup options.
+  options: z.record(z.string(), z.unknown()).nullish(),
+  tracking_numbers: z.array(z.string()).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type KarrioPickupData = z.infer<typeof karrioPickupDataSchema>;
+
+export const karrioPickupCancelDataSchema = z.strictObject({ reason: z.string().optional() });
+
+export const karrioPickupStatuses = ['scheduled', 'picked_up', 'cancelled', 'closed'] as const;
+
+export const karrioPickupSchema = z.looseObject({
+  id: z.string(),
+  carrier_name: z.string(),
+  carrier_id: z.string(),
+  confirmation_number: z.string(),
+  status: z.enum(karrioPickupStatuses).default('scheduled'),
+  pickup_date: z.string().nullish(),
+  ready_time: z.string().nullish(),
+  closing_time: z.string().nullish(),
+  test_mode: z.boolean(),
+  messages: z.array(karrioMessageSchema).default([]),
+});
+export type KarrioPickup = z.infer<typeof karrioPickupSchema>;

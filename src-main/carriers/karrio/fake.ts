@@ -12,7 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { z } from 'zod';
 import {
+  karrioPickupCancelDataSchema,
+  karrioPickupDataSchema,
   karrioShipmentDataSchema,
+  type KarrioPickup,
+  type KarrioPickupData,
   type KarrioConnection,
   type KarrioShipment,
   type KarrioShipmentData,
@@ -39,6 +43,8 @@ export interface FakeKarrioSwitches {
   dropAfterBooking: FakeFault | null;
   /** The carrier behind Karrio refuses the booking: 424 with its messages. */
   carrierRefusal: { code: string; message: string; times: number } | null;
+  /** The carrier behind Karrio refuses a pickup: 424 with its messages. */
+  pickupRefusal: { code: string; message: string; times: number } | null;
 }
 
 export interface FakeTracking {
@@ -56,8 +62,10 @@ export interface FakeKarrioState {
   shipments: { shipment: KarrioShipment; label: string }[];
   trackers: Map<string, FakeTracking>;
   /** Every request as received. */
+  /** Pickups scheduled, newest last, with the request they were scheduled with. */
+  pickups: { pickup: KarrioPickup; data: KarrioPickupData }[];
   requests: { method: string; path: string; authorized: boolean; body: unknown }[];
-  counters: { shipmentsBooked: number; cancels: number; trackerReads: number };
+  counters: { shipmentsBooked: number; cancels: number; trackerReads: number; pickupsScheduled: number; pickupCancels: number };
 }
 
 export interface FakeKarrio {
@@ -215,10 +223,11 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
     options: structuredClone(options.options ?? fakeKarrioOptions),
     shipments: [],
     trackers: new Map(),
+    pickups: [],
     requests: [],
-    counters: { shipmentsBooked: 0, cancels: 0, trackerReads: 0 },
+    counters: { shipmentsBooked: 0, cancels: 0, trackerReads: 0, pickupsScheduled: 0, pickupCancels: 0 },
   };
-  const switches: FakeKarrioSwitches = { serverError: null, slow: null, rateLimit: null, dropAfterBooking: null, carrierRefusal: null };
+  const switches: FakeKarrioSwitches = { serverError: null, slow: null, rateLimit: null, dropAfterBooking: null, carrierRefusal: null, pickupRefusal: null };
   let trackingSequence = 0;
 
   /** Consumes one use of a fault when it applies to this request. */
@@ -338,6 +347,61 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
     return { status: 200, body: listed(entry) };
   }
 
+  const carrierMessages = (connection: KarrioConnection, code: string, message: string): Answer => ({
+    status: 424,
+    body: { messages: [{ carrier_name: connection.carrier_name, carrier_id: connection.carrier_id, code, message, level: 'error', details: {} }] },
+  });
+
+  /** Karrio's `POST /v1/pickups`: the connection from `options.connection_id`, else the first active one of `carrier_code`. */
+  function schedulePickup(data: KarrioPickupData): Answer {
+    const wanted = typeof data.options?.connection_id === 'string' ? data.options.connection_id : null;
+    const connection = state.connections.find((c) => c.active && c.carrier_name === data.carrier_code && (wanted === null || c.id === wanted));
+    if (!connection) return errors(404, [{ code: 'not_found', message: 'No active carrier connection found to process the request' }]);
+    if (!(connection.capabilities ?? []).includes('pickup')) {
+      return carrierMessages(connection, 'pickup_not_supported', `${connection.carrier_name} does not support pickup scheduling`);
+    }
+    if (data.ready_time >= data.closing_time) return carrierMessages(connection, 'invalid_time_window', 'The ready time must be before the closing time');
+    const refusal = switches.pickupRefusal;
+    if (refusal && refusal.times > 0) {
+      refusal.times -= 1;
+      return carrierMessages(connection, refusal.code, refusal.message);
+    }
+    const pickup: KarrioPickup = {
+      id: id('pck'),
+      object_type: 'pickup',
+      carrier_name: connection.carrier_name,
+      carrier_id: connection.carrier_id,
+      confirmation_number: `PRN${String(100_000 + state.pickups.length + 1)}`,
+      status: 'scheduled',
+      pickup_date: data.pickup_date,
+      ready_time: data.ready_time,
+      closing_time: data.closing_time,
+      pickup_type: data.pickup_type ?? 'one_time',
+      address: data.address,
+      parcels: [],
+      parcels_count: data.parcels_count ?? null,
+      instruction: data.instruction ?? null,
+      metadata: data.metadata ?? {},
+      meta: { carrier_connection_id: connection.id },
+      test_mode: connection.test_mode,
+      messages: [],
+    };
+    state.pickups.push({ pickup, data });
+    state.counters.pickupsScheduled += 1;
+    return { status: 201, body: pickup };
+  }
+
+  function cancelPickup(pickupId: string): Answer {
+    const entry = state.pickups.find((e) => e.pickup.id === pickupId);
+    if (!entry) return errors(404, [{ code: 'not_found', message: 'Pickup not found' }]);
+    if (entry.pickup.status !== 'scheduled') {
+      return errors(409, [{ code: 'state_error', message: `The pickup is '${entry.pickup.status}' and can not be cancelled anymore...` }]);
+    }
+    entry.pickup = { ...entry.pickup, status: 'cancelled' };
+    state.counters.pickupCancels += 1;
+    return { status: 200, body: entry.pickup };
+  }
+
   function listShipments(query: URLSearchParams): Answer {
     const reference = query.get('reference')?.toLowerCase();
     const trackingNumber = query.get('tracking_number');
@@ -423,6 +487,14 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
       return parsed.success ? await book(parsed.data) : validationErrors(parsed.error);
     }
     if (method === 'GET' && path === '/v1/shipments') return listShipments(query);
+    if (method === 'POST' && path === '/v1/pickups') {
+      const parsed = karrioPickupDataSchema.safeParse(body, { reportInput: true });
+      return parsed.success ? schedulePickup(parsed.data) : validationErrors(parsed.error);
+    }
+    if (method === 'POST' && (match = path.match(/^\/v1\/pickups\/([^/]+)\/cancel$/))) {
+      const parsed = karrioPickupCancelDataSchema.safeParse(body ?? {}, { reportInput: true });
+      return parsed.success ? cancelPickup(decodeURIComponent(match[1] ?? '')) : validationErrors(parsed.error);
+    }
     if (method === 'GET' && (match = path.match(/^\/v1\/shipments\/([^/]+)$/))) {
       const entry = state.shipments.find((e) => e.shipment.id === decodeURIComponent(match?.[1] ?? ''));
       return entry ? { status: 200, body: listed(entry) } : errors(404, [{ code: 'not_found', message: 'Shipment not found' }]);

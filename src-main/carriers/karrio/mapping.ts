@@ -2,7 +2,7 @@
  * Shipdesk's booking in Karrio's words and Karrio's answers in Shipdesk's: pure functions, so the
  * adapter only sequences calls.
  */
-import type { BookingParcel, BookingParty, BookingRequest } from '../adapter';
+import type { BookingParcel, BookingParty, BookingRequest, PickupRequest } from '../adapter';
 import {
   karrioErrorMessagesSchema,
   karrioErrorResponseSchema,
@@ -10,6 +10,7 @@ import {
   type KarrioAddressData,
   type KarrioConnection,
   type KarrioParcelData,
+  type KarrioPickupData,
   type KarrioShipment,
   type KarrioShipmentData,
   type KarrioTrackingEvent,
@@ -80,6 +81,25 @@ export function karrioShipmentData(request: BookingRequest, connectionId: string
     options,
     reference: request.reference,
     label_type: request.label.format === 'zpl' ? 'ZPL' : 'PDF',
+  };
+}
+
+/**
+ * A one-time pickup at the sender address with the connection's carrier. Karrio's pickup has no
+ * weight; Shipdesk's pickup id goes in `metadata` so the pickup can be found in Karrio's dashboard.
+ */
+export function karrioPickupData(request: PickupRequest, carrierName: string, connectionId: string): KarrioPickupData {
+  return {
+    carrier_code: carrierName,
+    pickup_date: request.date,
+    address: karrioAddress(request.address),
+    parcels_count: request.parcelCount,
+    ready_time: request.from,
+    closing_time: request.to,
+    instruction: request.instruction,
+    pickup_type: 'one_time',
+    options: { connection_id: connectionId },
+    metadata: { shipdesk_pickup_id: request.pickupId },
   };
 }
 
