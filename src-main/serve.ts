@@ -17,6 +17,7 @@ import { stationUrls } from './http/hosts';
 import { runStartupChores } from './app/runtime/startup';
 import { start as startWebhookDelivery } from './domain/webhooks/delivery';
 import { startDailyBackups } from './app/runtime/dailyBackups';
+import { startDailyPickups } from './domain/pickups/scheduler';
 import { startTrackingPoller } from './domain/tracking/poller';
 
 /** How long a shutdown waits for requests still arriving (a client that sent half a request). */
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
       const dailyBackups = startDailyBackups(app);
       // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
       const trackingPoller = startTrackingPoller(app);
+      // Issue 21: books each daily pickup once per working day; the day's row is the claim, so a restart never books twice.
+      const dailyPickups = startDailyPickups(app);
       const opened = app;
       return {
         app: opened,
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
           await webhookDelivery.stop();
           await dailyBackups.stop();
           await trackingPoller.stop();
+          await dailyPickups.stop();
           opened.close();
           lock.release();
         },

@@ -30,6 +30,8 @@ export const errorStatus = {
   PRINTER_NOT_FOUND: 404,
   PRINT_JOB_NOT_FOUND: 404,
   SHIPMENT_DOCUMENT_NOT_FOUND: 404,
+  /** A pickup or daily pickup (issue 21). */
+  PICKUP_NOT_FOUND: 404,
   SHIPMENT_INVALID_STATE: 409,
   ORDER_INVALID_STATE: 409,
   ORG_SLUG_EXISTS: 409,
@@ -42,6 +44,8 @@ export const errorStatus = {
   NO_MATCHING_SHIPPING_RULE: 422,
   RETURN_RULE_MISSING: 422,
   CARRIER_ERROR: 422,
+  /** The carrier has no pickup booking through its API: book it with the carrier by phone or on its website. */
+  PICKUP_NOT_SUPPORTED: 422,
   /** The carrier refused the credentials (decisions §13). */
   CARRIER_AUTH_FAILED: 422,
   /** A booking call whose outcome is unknown; 409 when a send is refused until `confirmRebook` (decisions §13). */

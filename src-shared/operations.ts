@@ -16,6 +16,7 @@ import { orderPaperOperations } from './api/orderPapers';
 import { shipmentOperations } from './api/shipments';
 import { printingOperations } from './api/printing';
 import { bulkShipmentOperations } from './api/bulkShipments';
+import { pickupOperations } from './api/pickups';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
@@ -38,6 +39,7 @@ export const operations = [
   ...shipmentOperations,
   ...printingOperations,
   ...bulkShipmentOperations,
+  ...pickupOperations,
 ];
 
 export type Operations = typeof operations;

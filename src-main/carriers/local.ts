@@ -11,6 +11,8 @@ import type {
   LabelDocument,
   LabelRedrawContext,
   LabelSpec,
+  PickupBooking,
+  PickupRequest,
 } from './adapter';
 
 /**
@@ -238,6 +240,22 @@ async function drawLabel(
   );
 }
 
+/**
+ * The warehouse's own van or a haulier called by phone: the pickup is recorded here, numbered from
+ * the organization's running sequence (as its tracking numbers are) so it has a number to quote.
+ */
+async function bookPickup(context: CarrierCallContext, request: PickupRequest): Promise<PickupBooking> {
+  const confirmationNumber = `PU${String(context.nextTrackingSequence()).padStart(9, '0')}`;
+  context.http.calls.push({
+    request: { operation: 'bookPickup', pickupId: request.pickupId, date: request.date, from: request.from, to: request.to },
+    response: { confirmationNumber },
+    statusCode: null,
+    error: null,
+    durationMs: 0,
+  });
+  return { confirmationNumber, booking: {} };
+}
+
 export const localCarrier: CarrierAdapter = {
   slug: LOCAL_SLUG,
   describe: {
@@ -264,6 +282,17 @@ export const localCarrier: CarrierAdapter = {
       durationMs: 0,
     });
     return { voided: true };
+  },
+  bookPickup,
+  // Nobody else holds the pickup: cancelling it is only noted.
+  cancelPickup: async (context, pickup) => {
+    context.http.calls.push({
+      request: { operation: 'cancelPickup', confirmationNumber: pickup.confirmationNumber },
+      response: { cancelled: true },
+      statusCode: null,
+      error: null,
+      durationMs: 0,
+    });
   },
   // No `track`: nobody else knows where the van is; its status is set by hand (decisions §13).
 };

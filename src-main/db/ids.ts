@@ -23,6 +23,8 @@ export const idPrefixes = {
   shipmentError: 'ser',
   activity: 'act',
   log: 'log',
+  pickup: 'pck',
+  dailyPickup: 'dpk',
 } as const;
 export type IdKind = keyof typeof idPrefixes;
 

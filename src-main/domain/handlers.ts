@@ -18,6 +18,7 @@ import { shipmentHandlers } from './shipments/handlers';
 import { printingHandlers } from './printing/handlers';
 import { trackingHandlers } from './tracking/handlers';
 import { bulkShipmentHandlers } from './shipments/bulkHandlers';
+import { pickupHandlers } from './pickups/handlers';
 
 /**
  * Every operation of the table has exactly one handler, beside its resource's rules
@@ -43,4 +44,5 @@ export const handlers = {
   ...printingHandlers,
   ...trackingHandlers,
   ...bulkShipmentHandlers,
+  ...pickupHandlers,
 } satisfies HandlerMap;

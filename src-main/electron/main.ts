@@ -18,6 +18,7 @@ import { nodePrinting } from '../printing/services';
 import { start as startWebhookDelivery } from '../domain/webhooks/delivery';
 import { startDailyBackups } from '../app/runtime/dailyBackups';
 import { startTrackingPoller } from '../domain/tracking/poller';
+import { startDailyPickups } from '../domain/pickups/scheduler';
 import type { BackgroundTask } from '../app/kernel/backgroundTask';
 import { cliInvocation } from '../cli/invocation';
 import { runCli } from '../cli/run';
@@ -47,6 +48,7 @@ let ipc: IpcRegistration | null = null;
 let webhookDelivery: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
 let trackingPoller: BackgroundTask | null = null;
+let dailyPickups: BackgroundTask | null = null;
 let instanceLock: InstanceLock | null = null;
 
 // `electron [switches] .` names the app folder before the user's arguments; the installed app does not.
@@ -123,6 +125,8 @@ async function start(): Promise<void> {
   dailyBackups = startDailyBackups(appContext);
   // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
   trackingPoller = startTrackingPoller(appContext);
+  // Issue 21: books each daily pickup once per working day; the day's row is the claim, so a restart never books twice.
+  dailyPickups = startDailyPickups(appContext);
 
   mainWindow = createMainWindow();
   app.on('activate', () => {
@@ -233,6 +237,7 @@ app.on('will-quit', (event) => {
     await webhookDelivery?.stop();
     await dailyBackups?.stop();
     await trackingPoller?.stop();
+    await dailyPickups?.stop();
     appContext?.close();
     instanceLock?.release();
     shutDown = true;

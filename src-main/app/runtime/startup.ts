@@ -1,6 +1,7 @@
 import type { AppContext } from '../kernel/context';
 import { recoverInterruptedBookings } from '../../domain/shipments/booking';
 import { failInterruptedPrintJobs } from '../../domain/printing/jobs';
+import { recoverInterruptedPickups } from '../../domain/pickups/pickups';
 
 /**
  * Work done once when a process opens the database, before it serves anything. Later features add
@@ -11,4 +12,6 @@ export function runStartupChores(app: AppContext): void {
   recoverInterruptedBookings(app);
   // Print jobs left queued or printing by a crash become failed with a message, ready to retry.
   failInterruptedPrintJobs(app);
+  // Pickups left `booking` by a crash during the carrier call become failed, asking the user to check with the carrier.
+  recoverInterruptedPickups(app);
 }
