@@ -142,22 +142,27 @@ export function ShipmentsScreen() {
     <section aria-labelledby="shipments-title">
       <header className="page-header">
         <h1 id="shipments-title">Shipments</h1>
-        {canWrite && (
-          <div className="actions">
-            {batch.running && !batchOpen ? (
-              <button type="button" onClick={() => setBatchOpen(true)}>
-                Sending {batch.done} of {batch.total}…
+        <div className="actions">
+          <Link to="/shipments/pickups" className="header-link">
+            Pickups
+          </Link>
+          {canWrite && (
+            <>
+              {batch.running && !batchOpen ? (
+                <button type="button" onClick={() => setBatchOpen(true)}>
+                  Sending {batch.done} of {batch.total}…
+                </button>
+              ) : (
+                <button type="button" disabled={list.selected.size === 0} onClick={() => setBatchOpen(true)}>
+                  Send selected ({list.selected.size})
+                </button>
+              )}
+              <button type="button" className="primary" onClick={() => navigate('/shipments/new')}>
+                New shipment
               </button>
-            ) : (
-              <button type="button" disabled={list.selected.size === 0} onClick={() => setBatchOpen(true)}>
-                Send selected ({list.selected.size})
-              </button>
-            )}
-            <button type="button" className="primary" onClick={() => navigate('/shipments/new')}>
-              New shipment
-            </button>
-          </div>
-        )}
+            </>
+          )}
+        </div>
       </header>
       {!canWrite && <ReadOnlyNote what="shipments" />}
       {canWrite && (
