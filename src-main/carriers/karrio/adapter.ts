@@ -422,7 +422,7 @@ export const karrioCarrier: CarrierAdapter = {
   describe: {
     name: 'Karrio',
     group: 'Gateways',
-    description: 'Book with any carrier account on your own Karrio server (the open-source multi-carrier gateway): labels, cancel and tracking.',
+    description: 'Book with any carrier account on your own Karrio server (the open-source multi-carrier gateway): labels, cancel, tracking and pickups.',
     learnMoreUrl: 'https://karrio.io',
     logoSvg,
     fields,

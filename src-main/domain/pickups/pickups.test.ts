@@ -191,6 +191,20 @@ describe('Karrio', () => {
     expect(fake.state.counters.pickupCancels).toBe(cancels);
   });
 
+  it('a server error after sending is an unknown outcome: failed, asked once, with advice to check before booking again', async () => {
+    const before = fake.state.requests.filter((request) => request.path === '/v1/pickups').length;
+    fake.switches.serverError = { times: 1, route: 'POST /v1/pickups' };
+    const res = await book(karrioId, { date: '2026-12-04' });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
+    expect(res.body.message).toContain('Check with PostNord via Karrio by phone or on its website before booking it again');
+    // A booking call is never repeated on its own: the carrier may have it.
+    expect(fake.state.requests.filter((request) => request.path === '/v1/pickups')).toHaveLength(before + 1);
+    const [failed] = (await t.request('GET', `/orgs/${orgId}/pickups?date=2026-12-04&carrierId=${karrioId}`)).body.data;
+    expect(failed).toMatchObject({ status: 'failed', confirmationNumber: null });
+    expect(failed.error).toBe(res.body.message);
+  });
+
   it('a connection whose carrier books no pickups is refused by the carrier, 422', async () => {
     const res = await book(karrioNoPickupsId);
     expect(res.status).toBe(422);
@@ -211,6 +225,7 @@ describe('Karrio', () => {
     const refused = await book(res.body.id);
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('CARRIER_AUTH_FAILED');
+    expect(refused.body.errors).toEqual([{ code: 'authentication_failed', message: 'Invalid token.' }]);
   });
 });
 
