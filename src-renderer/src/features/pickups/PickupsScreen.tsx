@@ -22,6 +22,10 @@ const two = (n: number) => String(n).padStart(2, '0');
 const dayOf = (at: Date) => `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
 /** Today on this computer's calendar, as the server reads a pickup's date. */
 const today = () => dayOf(new Date());
+const yesterday = () => {
+  const now = new Date();
+  return dayOf(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
+};
 const DEFAULT_WINDOW = { from: '15:00', to: '17:00' };
 /** The first day the default window can still be booked: today until it ends, then tomorrow. */
 function firstBookableDay(): string {
@@ -48,7 +52,7 @@ export function PickupsScreen() {
   const canWrite = useCanWrite('shipments');
   const day = today();
   const upcoming = useOperation('pickups.list', { params: { orgId }, query: { dateFrom: day, limit: 100 } });
-  const past = useOperation('pickups.list', { params: { orgId }, query: { dateTo: day, limit: 20 } });
+  const past = useOperation('pickups.list', { params: { orgId }, query: { dateTo: yesterday(), limit: 20 } });
   const daily = useOperation('dailyPickups.list', { params: { orgId }, query: { limit: 100 } });
   const carriers = useOperation('carriers.list', { params: { orgId }, query: { limit: 100 } });
   const addresses = useOperation('senderAddresses.list', { params: { orgId }, query: { limit: 100 } });
@@ -63,8 +67,7 @@ export function PickupsScreen() {
     daily.reload();
   };
 
-  // Today's pickups show in both reads; only the ones before today are "past".
-  const pastRows = (past.data?.data ?? []).filter((pickup) => pickup.date < day);
+  const pastRows = past.data?.data ?? [];
   const context = { carrierNames, addressById };
 
   return (
