@@ -21,6 +21,7 @@ import { readAnswer, upsErrors, upsFailure } from './answers';
 import { upsCall, upsCredentials, upsToken } from './auth';
 import {
   PICKUP_VERSION,
+  labelRecoveryResponseSchema,
   paperlessUploadResponseSchema,
   pickupCancelResponseSchema,
   pickupCreationResponseSchema,
@@ -29,6 +30,7 @@ import {
   upsOrigins,
   upsPaths,
   voidResponseSchema,
+  type UpsLabelRecoveryRequest,
   type UpsPaperlessUploadRequest,
   type UpsPickupCreationRequest,
   type UpsTrackPackage,
@@ -178,21 +180,11 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
       `UPS booked shipment ${results.ShipmentIdentificationNumber} with ${results.PackageResults.length} package(s) for ${request.parcels.length} parcel(s): check it with UPS before sending again`,
     );
   }
-  const labels: LabelDocument[] = [];
-  const gifLabels: Record<string, string> = {};
-  for (const [index, result] of results.PackageResults.entries()) {
-    if (!result.ShippingLabel) continue;
-    const bytes = Buffer.from(result.ShippingLabel.GraphicImage, 'base64');
-    const parcelId = parcels[index]!.parcelId;
-    if (result.ShippingLabel.ImageFormat.Code.toUpperCase() === 'GIF') {
-      const page = await gifLabelPdf(bytes);
-      labels.push({ parcelId, format: 'pdf', size: page.size, content: page.pdf });
-      // Documents are PDF or ZPL (decisions §8): the GIF original is kept with the booking.
-      gifLabels[result.TrackingNumber] = result.ShippingLabel.GraphicImage;
-    } else {
-      labels.push({ parcelId, format: 'zpl', size: request.label.size, content: bytes });
-    }
-  }
+  const { labels, gifLabels } = await labelsOf(
+    request,
+    parcels,
+    results.PackageResults.map((result) => result.ShippingLabel && { format: result.ShippingLabel.ImageFormat.Code, image: result.ShippingLabel.GraphicImage }),
+  );
   const first = parcels[0]!;
   return {
     trackingNumber: first.trackingNumber,
@@ -203,6 +195,96 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
       shipmentIdentificationNumber: results.ShipmentIdentificationNumber,
       trackingNumbers: parcels.map((parcel) => parcel.trackingNumber),
       ...(documentId ? { paperlessDocumentId: documentId } : {}),
+      ...(Object.keys(gifLabels).length ? { gifLabels } : {}),
+    },
+  };
+}
+
+/**
+ * UPS's labels as documents: ZPL as it came, a GIF placed on a PDF page of its size with the GIF kept
+ * for the booking record (documents are PDF or ZPL, decisions §8). `images` are in the parcels' order.
+ */
+async function labelsOf(
+  request: BookingRequest,
+  parcels: readonly BookedParcel[],
+  images: readonly ({ format: string; image: string } | undefined)[],
+): Promise<{ labels: LabelDocument[]; gifLabels: Record<string, string> }> {
+  const labels: LabelDocument[] = [];
+  const gifLabels: Record<string, string> = {};
+  for (const [index, parcel] of parcels.entries()) {
+    const label = images[index];
+    if (!label) continue;
+    const bytes = Buffer.from(label.image, 'base64');
+    if (label.format.toUpperCase() === 'GIF') {
+      const page = await gifLabelPdf(bytes);
+      labels.push({ parcelId: parcel.parcelId, format: 'pdf', size: page.size, content: page.pdf });
+      gifLabels[parcel.trackingNumber] = label.image;
+    } else {
+      labels.push({ parcelId: parcel.parcelId, format: 'zpl', size: request.label.size, content: bytes });
+    }
+  }
+  return { labels, gifLabels };
+}
+
+/** A lookup UPS answered with "there is none" rather than with a fault in the lookup itself. */
+const NOTHING_FOUND = /not found|no (label|shipment|record)s?\b/i;
+
+/**
+ * After a booking call without an answer: Label Recovery by the shipment's reference and the account
+ * number. Found, it hands back every package's label; "nothing found" means UPS did not book it.
+ */
+async function findBooking(context: CarrierCallContext, request: BookingRequest): Promise<BookingResult | null> {
+  const body: UpsLabelRecoveryRequest = {
+    LabelRecoveryRequest: {
+      Request: { SubVersion: '1903', TransactionReference: { CustomerContext: `lookup ${request.reference}` } },
+      LabelSpecification: {
+        LabelImageFormat: { Code: request.label.format === 'zpl' ? 'ZPL' : 'GIF' },
+        ...(request.label.format === 'zpl'
+          ? { LabelStockSize: { Height: request.label.size === '100X192' ? '8' : '6', Width: '4' } }
+          : { HTTPUserAgent: 'Mozilla/4.5' }),
+      },
+      ReferenceValues: { ReferenceNumber: { Value: request.reference.slice(0, 35) }, ShipperNumber: accountNumberOf(context.config) },
+    },
+  };
+  const response = await upsCall(context, { operation: 'findBooking', method: 'POST', path: upsPaths.labelRecovery, json: body, idempotent: true });
+  if (response.status === 400 || response.status === 404) {
+    if (upsErrors(response).some((error) => NOTHING_FOUND.test(error.message))) return null;
+  }
+  if (response.status >= 400) throw upsFailure(response, 'looking for an earlier booking');
+  const answer = readAnswer(response, labelRecoveryResponseSchema, 'looking for an earlier booking', false).LabelRecoveryResponse;
+  if (answer.TrackingCandidate?.length) {
+    throw new CarrierFailure(
+      'outcome_unknown',
+      `UPS has ${answer.TrackingCandidate.length} shipments under reference ${request.reference}: check them with UPS before sending again`,
+    );
+  }
+  if (answer.LabelResults.length === 0) return null;
+  if (answer.LabelResults.length !== request.parcels.length) {
+    throw new CarrierFailure(
+      'outcome_unknown',
+      `UPS has ${answer.LabelResults.length} package(s) under reference ${request.reference}, the shipment has ${request.parcels.length}: check the booking with UPS before sending again`,
+    );
+  }
+  const parcels: BookedParcel[] = request.parcels.map((parcel, index) => ({
+    parcelId: parcel.parcelId,
+    trackingNumber: answer.LabelResults[index]!.TrackingNumber,
+    parcelNumber: null,
+  }));
+  const { labels, gifLabels } = await labelsOf(
+    request,
+    parcels,
+    answer.LabelResults.map((result) => result.LabelImage && { format: result.LabelImage.LabelImageFormat.Code, image: result.LabelImage.GraphicImage }),
+  );
+  const first = parcels[0]!;
+  return {
+    trackingNumber: first.trackingNumber,
+    trackingUrl: trackingUrlOf(first.trackingNumber),
+    parcels,
+    labels,
+    booking: {
+      shipmentIdentificationNumber: answer.ShipmentIdentificationNumber ?? first.trackingNumber,
+      trackingNumbers: parcels.map((parcel) => parcel.trackingNumber),
+      foundByReference: true,
       ...(Object.keys(gifLabels).length ? { gifLabels } : {}),
     },
   };
@@ -343,6 +425,7 @@ export const upsCarrier: CarrierAdapter = {
   labelDefaults: upsLabelDefaults,
   testConnection,
   book,
+  findBooking,
   void: voidBooking,
   track,
   trackBatchSize: TRACK_BATCH_SIZE,

@@ -19,6 +19,8 @@ export const upsPaths = {
   token: '/security/v1/oauth/token',
   ship: `/api/shipments/${SHIP_VERSION}/ship`,
   void: (shipmentId: string) => `/api/shipments/${SHIP_VERSION}/void/cancel/${encodeURIComponent(shipmentId)}`,
+  /** v1: labels only (the later versions add forms and Roadie shipments, which we do not read). */
+  labelRecovery: '/api/labels/v1/recovery',
   track: (inquiryNumber: string) => `/api/track/v1/details/${encodeURIComponent(inquiryNumber)}`,
   paperlessUpload: `/api/paperlessdocuments/${PAPERLESS_VERSION}/upload`,
   pickupCreate: `/api/pickupcreation/${PICKUP_VERSION}/pickup`,
@@ -264,6 +266,49 @@ export const shipmentResponseSchema = z.object({
 export const voidResponseSchema = z.object({
   VoidShipmentResponse: z.object({
     SummaryResult: z.object({ Status: z.object({ Code: z.string(), Description: z.string().optional() }) }),
+  }),
+});
+
+// ---------------------------------------------------------------- Shipping: label recovery
+
+/**
+ * Label Recovery by the shipment's reference and the shipper number (or by a tracking number). The
+ * contract marks `TrackingNumbers` and `ReferenceValues` required while describing both as needed only
+ * for Roadie shipments; its field descriptions win: one of TrackingNumber or ReferenceValues.
+ */
+export const labelRecoveryRequestSchema = z
+  .strictObject({
+    LabelRecoveryRequest: z.strictObject({
+      Request: z.strictObject({
+        SubVersion: z.string().length(4).optional(),
+        TransactionReference: z.strictObject({ CustomerContext: text(512, 5) }).optional(),
+      }),
+      LabelSpecification: z.strictObject({
+        LabelImageFormat: z.strictObject({ Code: z.enum(['GIF', 'PDF', 'ZPL', 'EPL', 'SPL']) }),
+        HTTPUserAgent: text(64).optional(),
+        LabelStockSize: z.strictObject({ Height: z.enum(['6', '8']), Width: z.literal('4') }).optional(),
+      }),
+      TrackingNumber: text(18).optional(),
+      ReferenceValues: z.strictObject({ ReferenceNumber: z.strictObject({ Value: text(35) }), ShipperNumber: z.string().length(6) }).optional(),
+    }),
+  })
+  .refine((body) => body.LabelRecoveryRequest.TrackingNumber !== undefined || body.LabelRecoveryRequest.ReferenceValues !== undefined, {
+    message: 'TrackingNumber or ReferenceValues is required',
+    path: ['LabelRecoveryRequest', 'TrackingNumber'],
+  });
+export type UpsLabelRecoveryRequest = z.infer<typeof labelRecoveryRequestSchema>;
+
+export const labelRecoveryResponseSchema = z.object({
+  LabelRecoveryResponse: z.object({
+    ShipmentIdentificationNumber: z.string().optional(),
+    LabelResults: listOf(
+      z.object({
+        TrackingNumber: z.string(),
+        LabelImage: z.object({ LabelImageFormat: z.object({ Code: z.string() }), GraphicImage: z.string() }).optional(),
+      }),
+    ).default([]),
+    /** Several shipments carry the reference: UPS lists them instead of a label. */
+    TrackingCandidate: listOf(z.object({ TrackingNumber: z.string().optional() })).optional(),
   }),
 });
 

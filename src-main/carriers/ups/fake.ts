@@ -1,6 +1,6 @@
 /**
  * A local UPS on 127.0.0.1 (the machine cannot reach UPS): the OAuth token endpoint, the Shipping
- * API's ship and void, the Paperless Document API's upload, the Tracking API and the Pickup API's
+ * API's ship, label recovery and void, the Paperless Document API's upload, the Tracking API and the Pickup API's
  * create, cancel and country list, at their documented paths. Requests are checked with the contract's
  * schemas and UPS's rules for exports, and refused in UPS's own error shape, so a request the real UPS
  * would refuse fails the test. The error codes are the fake's own, in UPS's style. Shipments, uploaded
@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { encodeGif } from './gif';
 import {
+  labelRecoveryRequestSchema,
   paperlessUploadRequestSchema,
   pickupCreationRequestSchema,
   shipmentRequestSchema,
@@ -21,7 +22,7 @@ import {
 } from './contract';
 import { UPS_SERVICE_CODES } from './products';
 
-export type UpsOperation = 'token' | 'book' | 'void' | 'track' | 'paperlessUpload' | 'bookPickup' | 'cancelPickup' | 'countries';
+export type UpsOperation = 'token' | 'book' | 'labelRecovery' | 'void' | 'track' | 'paperlessUpload' | 'bookPickup' | 'cancelPickup' | 'countries';
 
 export type UpsFault =
   | { kind: 'serverError'; status?: number }
@@ -149,7 +150,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
 
   const state: FakeUpsState = {
     shipments: [],
-    counts: { token: 0, book: 0, void: 0, track: 0, paperlessUpload: 0, bookPickup: 0, cancelPickup: 0, countries: 0 },
+    counts: { token: 0, book: 0, labelRecovery: 0, void: 0, track: 0, paperlessUpload: 0, bookPickup: 0, cancelPickup: 0, countries: 0 },
     bookingsMade: 0,
     requests: [],
     bookingBodies: [],
@@ -242,6 +243,8 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
         if (answer.status === 200 && (await afterBooking())) return;
         return send(answer);
       }
+      case 'labelRecovery':
+        return send(recoverLabels(body));
       case 'void':
         return send(voidShipment(route.param ?? ''));
       case 'track':
@@ -387,6 +390,58 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
     return null;
   }
 
+  /** Label Recovery by reference (and shipper number) or by tracking number; voided shipments have no labels. */
+  function recoverLabels(raw: string): Answer {
+    const json = parseJson(raw);
+    const parsed = labelRecoveryRequestSchema.safeParse(json);
+    if (!parsed.success) return schemaError(parsed.error, json);
+    const request = parsed.data.LabelRecoveryRequest;
+    if (request.ReferenceValues && request.ReferenceValues.ShipperNumber !== accountNumber) return upsError(400, '190205', 'Invalid shipper number');
+    const matches = state.shipments.filter(
+      (shipment) =>
+        !shipment.voided &&
+        (request.TrackingNumber
+          ? shipment.packages.some((pkg) => pkg.trackingNumber === request.TrackingNumber)
+          : shipment.reference === request.ReferenceValues?.ReferenceNumber.Value),
+    );
+    if (matches.length === 0) return upsError(400, '190202', 'No shipment found for the reference number or tracking number');
+    const ok = { ResponseStatus: { Code: '1', Description: 'Success' } };
+    if (matches.length > 1) {
+      return {
+        status: 200,
+        body: {
+          LabelRecoveryResponse: {
+            Response: ok,
+            LabelResults: [],
+            TrackingCandidate: matches.map((shipment) => ({
+              TrackingNumber: shipment.shipmentId,
+              PickupDateRange: { BeginDate: upsDate(shipment.createdAt), EndDate: upsDate(shipment.createdAt) },
+            })),
+          },
+        },
+      };
+    }
+    const shipment = matches[0]!;
+    const format = request.LabelSpecification.LabelImageFormat.Code === 'ZPL' ? 'ZPL' : 'GIF';
+    return {
+      status: 200,
+      body: {
+        LabelRecoveryResponse: {
+          Response: ok,
+          ShipmentIdentificationNumber: shipment.shipmentId,
+          LabelResults: shipment.packages.map((pkg) => ({
+            TrackingNumber: pkg.trackingNumber,
+            LabelImage: {
+              LabelImageFormat: { Code: format },
+              GraphicImage:
+                pkg.labelFormat === format ? pkg.label : drawLabel(pkg.trackingNumber, format, shipment.request.ShipmentRequest.Shipment.ShipTo.Address.City),
+            },
+          })),
+        },
+      },
+    };
+  }
+
   function voidShipment(id: string): Answer {
     if (!/^1Z[A-Z0-9]{16}$/.test(id)) return upsError(400, '190100', 'Invalid shipment identification number');
     const shipment = state.shipments.find((candidate) => candidate.shipmentId === id);
@@ -525,6 +580,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
 function routeOf(method: string, path: string): { operation: UpsOperation; param?: string } | null {
   if (method === 'POST' && path === '/security/v1/oauth/token') return { operation: 'token' };
   if (method === 'POST' && path === '/api/shipments/v2409/ship') return { operation: 'book' };
+  if (method === 'POST' && path === '/api/labels/v1/recovery') return { operation: 'labelRecovery' };
   const voidPath = /^\/api\/shipments\/v2409\/void\/cancel\/([^/]+)$/.exec(path);
   if (method === 'DELETE' && voidPath) return { operation: 'void', param: decodeURIComponent(voidPath[1]!) };
   const trackPath = /^\/api\/track\/v1\/details\/([^/]+)$/.exec(path);

@@ -377,8 +377,23 @@ describe('UPS refusals and failures', () => {
     expect(bookingsOf(shipment.reference)).toHaveLength(0);
   });
 
-  it('a timeout after UPS booked: CARRIER_OUTCOME_UNKNOWN, and no second booking without the user confirming it', async () => {
+  it('a 5xx while booking leaves the outcome unknown; the next send asks UPS by the reference, finds nothing and books once', async () => {
     const shipment = await createShipment();
+    fake.switches.add('book', { kind: 'serverError', status: 503 });
+    const first = await send(shipment.id);
+    expect(first.status).toBe(422);
+    expect(first.body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
+    expect(bookingsOf(shipment.reference)).toHaveLength(0);
+
+    const lookupsBefore = fake.state.counts.labelRecovery;
+    const second = await send(shipment.id);
+    expect(second.status).toBe(200);
+    expect(fake.state.counts.labelRecovery).toBe(lookupsBefore + 1);
+    expect(bookingsOf(shipment.reference)).toHaveLength(1);
+  });
+
+  it('a timeout after UPS booked: CARRIER_OUTCOME_UNKNOWN, then Label Recovery finds that booking and its labels, nothing booked twice', async () => {
+    const shipment = await createShipment({ parcels: [parcel(2), parcel(3)] });
     fake.switches.add('book', { kind: 'delay', ms: CALL_TIMEOUT_MS + 1000 });
     const first = await send(shipment.id);
     expect(first.status).toBe(422);
@@ -386,28 +401,50 @@ describe('UPS refusals and failures', () => {
     expect(bookingsOf(shipment.reference)).toHaveLength(1);
     expect((await get(shipment.id)).status).toBe('error');
 
-    // UPS has no lookup by reference that returns labels: the user must confirm a rebook.
-    const refused = await send(shipment.id);
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
+    const second = await send(shipment.id);
+    expect(second.status).toBe(200);
     expect(bookingsOf(shipment.reference)).toHaveLength(1);
-
-    const confirmed = await send(shipment.id, { confirmRebook: true });
-    expect(confirmed.status).toBe(200);
-    expect(bookingsOf(shipment.reference)).toHaveLength(2);
+    const [booked] = bookingsOf(shipment.reference);
+    expect(second.body.tracking.number).toBe(booked!.packages[0]!.trackingNumber);
+    for (const [index, ours] of shipment.parcels.entries()) {
+      expect(second.body.parcels[index]).toMatchObject({ id: ours.id, trackingNumber: booked!.packages[index]!.trackingNumber });
+      expect(labelOf(second.body, ours.id)).toMatchObject({ format: 'pdf', size: '100X150' });
+    }
+    expect(carrierBookingOf(shipment.id)).toMatchObject({
+      foundByReference: true,
+      gifLabels: { [booked!.packages[1]!.trackingNumber]: booked!.packages[1]!.label },
+    });
+    expect(second.body.activities.at(-1).description).toContain('nothing booked twice');
   });
 
-  it('booked, then the connection dropped, or a 5xx: the outcome is unknown', async () => {
-    const dropped = await createShipment();
+  it('booked, then the connection dropped: unknown; a lookup that fails leaves it unknown rather than booking again', async () => {
+    const shipment = await createShipment();
     fake.switches.add('book', { kind: 'dropAfterBooking' });
-    expect((await send(dropped.id)).body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
-    expect(bookingsOf(dropped.reference)).toHaveLength(1);
+    expect((await send(shipment.id)).body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
+    expect(bookingsOf(shipment.reference)).toHaveLength(1);
 
-    const failed = await createShipment();
-    fake.switches.add('book', { kind: 'serverError', status: 503 });
-    const res = await send(failed.id);
-    expect(res.body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
-    expect(bookingsOf(failed.reference)).toHaveLength(0);
+    fake.switches.add('labelRecovery', { kind: 'serverError' }, 5);
+    const unanswered = await send(shipment.id);
+    expect(unanswered.status).toBe(422);
+    expect(unanswered.body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
+    expect(bookingsOf(shipment.reference)).toHaveLength(1);
+
+    fake.switches.clear();
+    const found = await send(shipment.id);
+    expect(found.status).toBe(200);
+    expect(bookingsOf(shipment.reference)).toHaveLength(1);
+    expect(found.body.tracking.number).toBe(bookingsOf(shipment.reference)[0]!.shipmentId);
+  });
+
+  it('a reference UPS holds under several shipments is not guessed at: the outcome stays unknown', async () => {
+    const { adapter, context } = callFor(carrierId);
+    const request = exportRequest();
+    await adapter.book(context, request);
+    await adapter.book(context, request);
+    await expect(adapter.findBooking!(context, request)).rejects.toMatchObject({
+      kind: 'outcome_unknown',
+      message: `UPS has 2 shipments under reference ${request.reference}: check them with UPS before sending again`,
+    });
   });
 
   it('a 429 with Retry-After is waited for, then booked once', async () => {
