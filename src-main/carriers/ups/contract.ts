@@ -208,11 +208,12 @@ export const upsShipmentSchema = z.strictObject({
   ShipmentServiceOptions: z
     .strictObject({
       InternationalForms: upsInternationalFormsSchema.optional(),
+      /** Quantum View notices; 6 is the ship notification, 8 the delivery notification. */
       Notification: z
         .array(
           z.strictObject({
-            NotificationCode: z.string().length(1),
-            EMail: z.strictObject({ EMailAddress: z.array(text(50)).min(1) }).optional(),
+            NotificationCode: z.enum(['2', '5', '6', '7', '8']),
+            EMail: z.strictObject({ EMailAddress: z.array(z.email().max(50)).min(1).max(5) }),
           }),
         )
         .optional(),

@@ -193,10 +193,20 @@ export function shipmentRequest(config: CarrierConfig, request: BookingRequest, 
       ...(packageReference && index === 0 ? { ReferenceNumber: [reference] } : {}),
     })),
   };
+  // The receiver's notice the shipping rule asks for: UPS e-mails when the parcel ships and when it is delivered.
+  if (request.notify.email && request.receiver.email) {
+    const email = { EMailAddress: [request.receiver.email] };
+    shipment.ShipmentServiceOptions = {
+      Notification: [
+        { NotificationCode: '6', EMail: email },
+        { NotificationCode: '8', EMail: email },
+      ],
+    };
+  }
   if (customs) {
     const tax = globalTaxInformation(customs, request.sender.countryCode.toUpperCase());
     if (tax) shipment.GlobalTaxInformation = tax;
-    shipment.ShipmentServiceOptions = { InternationalForms: internationalForms(request, customs, paperlessDocumentId) };
+    shipment.ShipmentServiceOptions = { ...shipment.ShipmentServiceOptions, InternationalForms: internationalForms(request, customs, paperlessDocumentId) };
   }
   return {
     ShipmentRequest: {

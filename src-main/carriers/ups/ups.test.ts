@@ -316,6 +316,19 @@ describe('UPS booking', () => {
     expect(fake.state.bookingsMade).toBe(before);
   });
 
+  it('asks UPS to e-mail the receiver when the shipping rule asks for a notice; no e-mail address, no notice', async () => {
+    const { adapter, context } = callFor(carrierId);
+    const request = exportRequest();
+    await adapter.book(context, { ...request, notify: { phone: false, email: true }, receiver: { ...request.receiver, email: 'kari@example.no' } });
+    const email = { EMailAddress: ['kari@example.no'] };
+    expect(lastBody().ShipmentRequest.Shipment.ShipmentServiceOptions.Notification).toEqual([
+      { NotificationCode: '6', EMail: email },
+      { NotificationCode: '8', EMail: email },
+    ]);
+    await adapter.book(context, { ...request, notify: { phone: false, email: true } });
+    expect(lastBody().ShipmentRequest.Shipment.ShipmentServiceOptions).not.toHaveProperty('Notification');
+  });
+
   it('uploads the invoice through Paperless first and references its DocumentID as a user-created form', async () => {
     const paperless = callFor(await createCarrier('UPS paperless', { paperlessInvoice: true }));
     expect(paperless.adapter.paperlessInvoice!(paperless.context.config)).toBe(true);
