@@ -356,15 +356,20 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
     };
   }
 
-  /** UPS's rules for a shipment that crosses a customs border (not within one country, not within the EU). */
+  /** UPS's rules for a shipment between countries, and for one that crosses a customs border (not within the EU). */
   function exportRules(shipment: UpsShipmentRequest['ShipmentRequest']['Shipment']): Answer | null {
     const from = (shipment.ShipFrom ?? shipment.Shipper).Address.CountryCode;
     const to = shipment.ShipTo.Address.CountryCode;
-    if (from === to || (EU.has(from) && EU.has(to))) return null;
-    if (!shipment.Description) return upsError(400, '120031', 'Description of goods is required for an international shipment');
+    if (from === to) return null;
+    const withinEu = EU.has(from) && EU.has(to);
+    // The goods are described on every shipment between countries but UPS Standard within the EU.
+    if (!shipment.Description && !(withinEu && shipment.Service.Code === '11')) {
+      return upsError(400, '120031', 'Description of goods is required for an international shipment');
+    }
     if (!shipment.ShipTo.AttentionName) return upsError(400, '120202', 'ShipTo attention name is required for an international shipment');
     if (!shipment.ShipTo.Phone) return upsError(400, '120213', 'ShipTo phone number is required for an international shipment');
     if (!shipment.Shipper.Phone) return upsError(400, '120109', 'Shipper phone number is required for an international shipment');
+    if (withinEu) return null;
     const forms = shipment.ShipmentServiceOptions?.InternationalForms;
     if (!forms) return upsError(400, '120501', 'InternationalForms are required for this shipment: the goods must be declared for customs');
     for (const [index, product] of forms.Product.entries()) {

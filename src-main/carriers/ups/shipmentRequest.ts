@@ -154,8 +154,19 @@ const domesticUs = (request: BookingRequest) => {
   return from === to && (from === 'US' || from === 'PR');
 };
 
-function goodsDescription(customs: CustomsDeclaration): string {
-  const names = [...new Set(customs.lines.map((line) => line.description || line.sku))];
+/** The shipment's additional parameter describing the goods, for UPS's Description of goods. */
+export const GOODS_DESCRIPTION_PARAMETER = 'goodsDescription';
+
+/**
+ * UPS's Description of goods, which it wants on every shipment between countries: the customs lines'
+ * descriptions, else the shipment's `goodsDescription` parameter, else "Goods".
+ */
+function goodsDescription(request: BookingRequest): string | null {
+  if (request.sender.countryCode.toUpperCase() === request.receiver.countryCode.toUpperCase()) return null;
+  const given = request.additionalParameters[GOODS_DESCRIPTION_PARAMETER];
+  const names = request.customs?.lines.length
+    ? [...new Set(request.customs.lines.map((line) => line.description || line.sku))]
+    : [typeof given === 'string' && given.trim() ? given.trim() : 'Goods'];
   const text = names.join(', ');
   return text.length > 50 ? `${text.slice(0, 49)}…` : text;
 }
@@ -169,8 +180,9 @@ export function shipmentRequest(config: CarrierConfig, request: BookingRequest, 
   const charges: UpsShipment['PaymentInformation']['ShipmentCharge'] = [{ Type: '01', BillShipper: { AccountNumber: account } }];
   // Delivered duty paid: the sender's account pays duties and taxes as well.
   if (customs && request.termOfTrade === 'DDP') charges.push({ Type: '02', BillShipper: { AccountNumber: account } });
+  const description = goodsDescription(request);
   const shipment: UpsShipment = {
-    ...(customs ? { Description: goodsDescription(customs) } : {}),
+    ...(description ? { Description: description } : {}),
     Shipper: { ...shipper, ShipperNumber: account },
     ShipTo: upsParty(request.receiver, request.receiver.company === null),
     ShipFrom: shipper,

@@ -302,11 +302,12 @@ describe('UPS booking', () => {
   it('refuses, as UPS does, an export without declared goods or without commodity codes', async () => {
     const { adapter, context } = callFor(carrierId);
     const before = fake.state.bookingsMade;
-    const noForms = exportRequest();
-    const withoutForms = shipmentRequest(context.config, { ...noForms, customs: null }, null);
+    const withoutForms = shipmentRequest(context.config, { ...exportRequest(), customs: null }, null);
     const answer = await upsCall(context, { operation: 'book', method: 'POST', path: upsPaths.ship, json: withoutForms, idempotent: false });
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ response: { errors: [{ code: '120031', message: 'Description of goods is required for an international shipment' }] } });
+    expect(answer.json).toEqual({
+      response: { errors: [{ code: '120501', message: 'InternationalForms are required for this shipment: the goods must be declared for customs' }] },
+    });
 
     const withoutCode = exportRequest({ lines: [{ parcelId: 'prc_one', ...teapot, tarrifNumber: '', unitWeightKg: 0.6 }] });
     await expect(adapter.book(context, withoutCode)).rejects.toMatchObject({
@@ -314,6 +315,43 @@ describe('UPS booking', () => {
       errors: [{ code: '120540', message: 'Product 1: a commodity code (HS code) is required' }],
     });
     expect(fake.state.bookingsMade).toBe(before);
+  });
+
+  it('describes the goods on a shipment within the EU between countries, as UPS wants for all but UPS Standard', async () => {
+    const german = receiverParty({
+      name: 'Tim Test',
+      address1: 'Testallee 5',
+      postalCode: '65760',
+      city: 'Eschborn',
+      countryCode: 'DE',
+      phone: '+49612345678',
+    });
+    const saver = await createShipment({
+      productId: '65',
+      receiver: german,
+      extra: { carrierSettings: { carrierId, productId: '65', services: [], additionalParameters: { goodsDescription: 'Books' } } },
+    });
+    expect((await send(saver.id)).status).toBe(200);
+    expect(lastBody().ShipmentRequest.Shipment).toMatchObject({
+      Description: 'Books',
+      ShipTo: { AttentionName: 'Tim Test', Phone: { Number: '49612345678' } },
+    });
+    expect(lastBody().ShipmentRequest.Shipment).not.toHaveProperty('ShipmentServiceOptions');
+    const domestic = await createShipment();
+    expect((await send(domestic.id)).status).toBe(200);
+    expect(lastBody().ShipmentRequest.Shipment).not.toHaveProperty('Description');
+
+    // Without it UPS refuses an express shipment between EU countries.
+    const { context } = callFor(carrierId);
+    const request = exportRequest();
+    const body = shipmentRequest(
+      context.config,
+      { ...request, receiver: { ...request.receiver, postalCode: '65760', city: 'Eschborn', countryCode: 'DE' }, customs: null },
+      null,
+    );
+    delete body.ShipmentRequest.Shipment.Description;
+    const answer = await upsCall(context, { operation: 'book', method: 'POST', path: upsPaths.ship, json: body, idempotent: false });
+    expect(answer.json).toEqual({ response: { errors: [{ code: '120031', message: 'Description of goods is required for an international shipment' }] } });
   });
 
   it('asks UPS to e-mail the receiver when the shipping rule asks for a notice; no e-mail address, no notice', async () => {
