@@ -312,6 +312,12 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
         return upsError(400, '120541', `The package weight exceeds the maximum of ${MAX_PACKAGE_KG} kg`);
       }
     }
+    for (const agent of shipment.GlobalTaxInformation?.AgentTaxIdentificationNumber ?? []) {
+      const allowed = ['1002', '1005', '0005'];
+      if (agent.AgentRole === '30' && agent.TaxIdentificationNumber.some((id) => !allowed.includes(id.IDNumberTypeCode))) {
+        return upsError(400, '120950', 'For the consignee (AgentRole 30) the IDNumberTypeCode must be 1002, 1005 or 0005');
+      }
+    }
     const exportProblem = exportRules(shipment);
     if (exportProblem) return exportProblem;
 

@@ -136,15 +136,21 @@ export function internationalForms(request: BookingRequest, customs: CustomsDecl
   };
 }
 
-/** The exporter's EORI and VAT numbers as UPS's global tax information of the ship-from party. */
-function globalTaxInformation(customs: CustomsDeclaration, senderCountry: string): UpsShipment['GlobalTaxInformation'] {
+/**
+ * The organization's EORI and VAT numbers as UPS's global tax information: as the exporter at the
+ * ship-from party (role 20) for an export; for a return coming in, as the importer at the consignee
+ * (role 30), where the contract allows only company tax ID types (1002), the EORI told apart by its
+ * purpose code.
+ */
+function globalTaxInformation(request: BookingRequest, customs: CustomsDeclaration): UpsShipment['GlobalTaxInformation'] {
+  const inbound = request.type === 'inbound';
+  const country = (inbound ? request.receiver : request.sender).countryCode.toUpperCase();
   const ids: NonNullable<UpsShipment['GlobalTaxInformation']>['AgentTaxIdentificationNumber'][number]['TaxIdentificationNumber'] = [];
-  const common = { IDNumberCustomerRole: '06', IDNumberEncryptionIndicator: '0', IDNumberIssuingCntryCd: senderCountry } as const;
-  if (customs.exporter.eoriNumber)
-    ids.push({ IdentificationNumber: customs.exporter.eoriNumber, IDNumberTypeCode: '0002', IDNumberPurposeCode: '02', ...common });
-  if (customs.exporter.vatNumber)
-    ids.push({ IdentificationNumber: customs.exporter.vatNumber, IDNumberTypeCode: '1002', IDNumberPurposeCode: '01', ...common });
-  return ids.length ? { AgentTaxIdentificationNumber: [{ AgentRole: '20', TaxIdentificationNumber: ids }] } : undefined;
+  const common = { IDNumberCustomerRole: inbound ? '05' : '06', IDNumberEncryptionIndicator: '0', IDNumberIssuingCntryCd: country } as const;
+  const { eoriNumber, vatNumber } = customs.exporter;
+  if (eoriNumber) ids.push({ IdentificationNumber: eoriNumber, IDNumberTypeCode: inbound ? '1002' : '0002', IDNumberPurposeCode: '02', ...common });
+  if (vatNumber) ids.push({ IdentificationNumber: vatNumber, IDNumberTypeCode: '1002', IDNumberPurposeCode: '01', ...common });
+  return ids.length ? { AgentTaxIdentificationNumber: [{ AgentRole: inbound ? '30' : '20', TaxIdentificationNumber: ids }] } : undefined;
 }
 
 /** UPS prints shipment references on US and Puerto Rico domestic labels only as package references. */
@@ -174,7 +180,9 @@ function goodsDescription(request: BookingRequest): string | null {
 export function shipmentRequest(config: CarrierConfig, request: BookingRequest, paperlessDocumentId: string | null): UpsShipmentRequest {
   const account = accountNumberOf(config);
   const customs = request.customs;
-  const shipper = upsParty(request.sender, false);
+  // The shipper is the account holder: for a return that is the receiving warehouse, the customer ships from their address.
+  const shipper = upsParty(request.type === 'inbound' ? request.receiver : request.sender, false);
+  const shipFrom = request.type === 'inbound' ? upsParty(request.sender, request.sender.company === null) : shipper;
   const reference = { Value: request.reference.slice(0, 35) };
   const packageReference = domesticUs(request);
   const charges: UpsShipment['PaymentInformation']['ShipmentCharge'] = [{ Type: '01', BillShipper: { AccountNumber: account } }];
@@ -185,7 +193,7 @@ export function shipmentRequest(config: CarrierConfig, request: BookingRequest, 
     ...(description ? { Description: description } : {}),
     Shipper: { ...shipper, ShipperNumber: account },
     ShipTo: upsParty(request.receiver, request.receiver.company === null),
-    ShipFrom: shipper,
+    ShipFrom: shipFrom,
     PaymentInformation: { ShipmentCharge: charges },
     ...(packageReference ? {} : { ReferenceNumber: [reference] }),
     Service: { Code: request.productId },
@@ -216,7 +224,7 @@ export function shipmentRequest(config: CarrierConfig, request: BookingRequest, 
     };
   }
   if (customs) {
-    const tax = globalTaxInformation(customs, request.sender.countryCode.toUpperCase());
+    const tax = globalTaxInformation(request, customs);
     if (tax) shipment.GlobalTaxInformation = tax;
     shipment.ShipmentServiceOptions = { ...shipment.ShipmentServiceOptions, InternationalForms: internationalForms(request, customs, paperlessDocumentId) };
   }

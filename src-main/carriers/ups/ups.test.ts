@@ -354,6 +354,44 @@ describe('UPS booking', () => {
     expect(answer.json).toEqual({ response: { errors: [{ code: '120031', message: 'Description of goods is required for an international shipment' }] } });
   });
 
+  it('books a return with the warehouse as the shipper that pays and the customer as where it ships from', async () => {
+    const { adapter, context } = callFor(carrierId);
+    const outbound = exportRequest();
+    const customs = { ...outbound.customs!, exportReason: 'return' as const, exporter: { eoriNumber: 'DK12345678', vatNumber: 'DK12345678' } };
+    await adapter.book(context, { ...outbound, type: 'inbound', customs, sender: outbound.receiver, receiver: outbound.sender });
+    const body = lastBody().ShipmentRequest.Shipment;
+    expect(body).toMatchObject({
+      Shipper: { Name: 'Acme ApS', ShipperNumber: fake.accountNumber, Address: { CountryCode: 'DK' } },
+      ShipFrom: { Name: 'Kari Nordmann', Address: { City: 'Oslo', CountryCode: 'NO', ResidentialAddressIndicator: '' } },
+      ShipTo: { Name: 'Acme ApS', Address: { City: 'Aarhus', CountryCode: 'DK' } },
+      ShipmentServiceOptions: { InternationalForms: { ReasonForExport: 'RETURN' } },
+    });
+    // Coming in, the organization is the importer: the consignee's company tax IDs, the EORI by its purpose.
+    expect(body.GlobalTaxInformation.AgentTaxIdentificationNumber).toEqual([
+      {
+        AgentRole: '30',
+        TaxIdentificationNumber: [
+          {
+            IdentificationNumber: 'DK12345678',
+            IDNumberTypeCode: '1002',
+            IDNumberPurposeCode: '02',
+            IDNumberCustomerRole: '05',
+            IDNumberEncryptionIndicator: '0',
+            IDNumberIssuingCntryCd: 'DK',
+          },
+          {
+            IdentificationNumber: 'DK12345678',
+            IDNumberTypeCode: '1002',
+            IDNumberPurposeCode: '01',
+            IDNumberCustomerRole: '05',
+            IDNumberEncryptionIndicator: '0',
+            IDNumberIssuingCntryCd: 'DK',
+          },
+        ],
+      },
+    ]);
+  });
+
   it('asks UPS to e-mail the receiver when the shipping rule asks for a notice; no e-mail address, no notice', async () => {
     const { adapter, context } = callFor(carrierId);
     const request = exportRequest();
