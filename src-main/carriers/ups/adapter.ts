@@ -174,7 +174,7 @@ async function book(context: CarrierCallContext, request: BookingRequest): Promi
     const result = results.PackageResults[index];
     return result ? [{ parcelId: parcel.parcelId, trackingNumber: result.TrackingNumber, parcelNumber: null }] : [];
   });
-  if (parcels.length !== request.parcels.length) {
+  if (results.PackageResults.length !== request.parcels.length) {
     throw new CarrierFailure(
       'outcome_unknown',
       `UPS booked shipment ${results.ShipmentIdentificationNumber} with ${results.PackageResults.length} package(s) for ${request.parcels.length} parcel(s): check it with UPS before sending again`,
@@ -216,7 +216,13 @@ async function labelsOf(
     if (!label) continue;
     const bytes = Buffer.from(label.image, 'base64');
     if (label.format.toUpperCase() === 'GIF') {
-      const page = await gifLabelPdf(bytes);
+      const page = await gifLabelPdf(bytes).catch((error: unknown) => {
+        // UPS has booked: a label we cannot read must not look like a refusal, or the next send would book again.
+        throw new CarrierFailure(
+          'outcome_unknown',
+          `UPS booked parcel ${parcel.trackingNumber}, but its label image could not be read (${error instanceof Error ? error.message : String(error)}): switch the carrier's label format to ZPL and send again: Shipdesk then fetches this booking's labels from UPS`,
+        );
+      });
       labels.push({ parcelId: parcel.parcelId, format: 'pdf', size: page.size, content: page.pdf });
       gifLabels[parcel.trackingNumber] = label.image;
     } else {

@@ -30,7 +30,9 @@ export type UpsFault =
   /** Answers normally, this much later (a booking is made before the wait). */
   | { kind: 'delay'; ms: number }
   /** Books, then closes the connection without an answer. */
-  | { kind: 'dropAfterBooking' };
+  | { kind: 'dropAfterBooking' }
+  /** Books, and answers a GIF label that is not an image. */
+  | { kind: 'unreadableLabel' };
 
 /** UPS's activity status types as the fake moves packages on. */
 export type UpsStatusType = 'M' | 'P' | 'I' | 'O' | 'D' | 'X' | 'RS';
@@ -234,7 +236,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
       case 'token':
         return send(issueToken(req, body));
       case 'book': {
-        const answer = book(body);
+        const answer = book(body, fault?.kind === 'unreadableLabel');
         if (answer.status === 200 && (await afterBooking())) return;
         return send(answer);
       }
@@ -283,7 +285,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
     };
   }
 
-  function book(raw: string): Answer {
+  function book(raw: string, unreadableLabel = false): Answer {
     const json = parseJson(raw);
     if (json === undefined) return upsError(400, '10003', 'The request body is not valid JSON');
     state.bookingBodies.push(json);
@@ -354,7 +356,10 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
             ShipmentIdentificationNumber: stored.shipmentId,
             PackageResults: packages.map((pkg) => ({
               TrackingNumber: pkg.trackingNumber,
-              ShippingLabel: { ImageFormat: { Code: pkg.labelFormat, Description: pkg.labelFormat }, GraphicImage: pkg.label },
+              ShippingLabel: {
+                ImageFormat: { Code: pkg.labelFormat, Description: pkg.labelFormat },
+                GraphicImage: unreadableLabel ? Buffer.from('not an image').toString('base64') : pkg.label,
+              },
             })),
           },
         },

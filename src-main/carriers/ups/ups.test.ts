@@ -525,6 +525,31 @@ describe('UPS refusals and failures', () => {
     expect(found.body.tracking.number).toBe(bookingsOf(shipment.reference)[0]!.shipmentId);
   });
 
+  it('a label image that cannot be read after UPS booked leaves the outcome unknown; with ZPL the next send fetches that booking', async () => {
+    const gifCarrier = await createCarrier('UPS broken labels');
+    const shipment = await createShipment({ carrier: gifCarrier });
+    fake.switches.add('book', { kind: 'unreadableLabel' });
+    const first = await send(shipment.id);
+    expect(first.status).toBe(422);
+    expect(first.body.code).toBe('CARRIER_OUTCOME_UNKNOWN');
+    expect(JSON.stringify(first.body.errors)).toContain("label image could not be read (Not a GIF image): switch the carrier's label format to ZPL");
+    expect(bookingsOf(shipment.reference)).toHaveLength(1);
+
+    const config = {
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+      accountNumber: fake.accountNumber,
+      testMode: true,
+      apiBaseUrl: fake.url,
+      labelFormat: 'zpl',
+    };
+    expect((await t.request('PATCH', `${orgPath()}/carriers/${gifCarrier}`, { body: { config } })).status).toBe(200);
+    const second = await send(shipment.id);
+    expect(second.status).toBe(200);
+    expect(bookingsOf(shipment.reference)).toHaveLength(1);
+    expect(labelOf(second.body, shipment.parcels[0]!.id)).toMatchObject({ format: 'zpl' });
+  });
+
   it('a reference UPS holds under several shipments is not guessed at: the outcome stays unknown', async () => {
     const { adapter, context } = callFor(carrierId);
     const request = exportRequest();
