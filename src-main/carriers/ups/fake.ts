@@ -80,6 +80,8 @@ export interface FakeUpsState {
   /** Uploaded Forms History documents by DocumentID. */
   documents: Map<string, { shipperNumber: string; fileName: string; documentType: string; content: Buffer }>;
   pickups: FakeUpsPickup[];
+  /** Every access token handed out, so a test can look for one where it must not be. */
+  issuedTokens: string[];
   /** Makes every token issued so far invalid (an expired or revoked token). */
   expireTokens(): void;
   /** Moves a package on, adding the activity UPS would show. */
@@ -158,6 +160,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
     bookingBodies: [],
     documents: new Map(),
     pickups: [],
+    issuedTokens: [],
     expireTokens: () => tokens.clear(),
     findPackage: (number) => state.shipments.flatMap((shipment) => shipment.packages).find((pkg) => pkg.trackingNumber === number),
     scan(number, type, at = new Date(), place = { city: 'Copenhagen', countryCode: 'DK' }) {
@@ -279,6 +282,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
     if (id !== clientId || secret !== clientSecret) return upsError(401, '10401', 'ClientId is Invalid');
     const token = randomBytes(24).toString('base64url');
     tokens.set(token, Date.now() + lifetime * 1000);
+    state.issuedTokens.push(token);
     return {
       status: 200,
       body: { token_type: 'Bearer', issued_at: String(Date.now()), client_id: clientId, access_token: token, expires_in: String(lifetime), status: 'approved' },

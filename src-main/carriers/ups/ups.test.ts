@@ -203,6 +203,8 @@ describe('UPS booking', () => {
     expect(res.body.logs.map((log: { request: { operation: string } }) => log.request.operation)).toEqual(expect.arrayContaining(['token', 'book']));
     expect(logs).not.toContain(fake.clientSecret);
     expect(logs).not.toContain(Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString('base64'));
+    expect(fake.state.issuedTokens.length).toBeGreaterThan(0);
+    for (const token of fake.state.issuedTokens) expect(logs).not.toContain(token);
   });
 
   it('books several parcels in ZPL: the ZPL stored as UPS sent it, one 1Z number per parcel', async () => {
