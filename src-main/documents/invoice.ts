@@ -39,6 +39,8 @@ export interface InvoiceLine {
   currency: string;
   /** In cents, so totals add up exactly. */
   totalCents: number;
+  /** Net weight of the line (unit weight × quantity) in grams, so totals add up exactly; null when unknown. */
+  netGrams: number | null;
 }
 
 /**
@@ -47,14 +49,17 @@ export interface InvoiceLine {
  */
 export function invoiceLines(data: ShippingPaperData): InvoiceLine[] {
   const byGoods = new Map<string, InvoiceLine>();
-  const key = (line: PaperLine) => JSON.stringify([line.sku, line.description, line.tarrifNumber, line.countryOfOrigin, line.unitPrice, line.currency]);
+  const key = (line: PaperLine) =>
+    JSON.stringify([line.sku, line.description, line.tarrifNumber, line.countryOfOrigin, line.unitPrice, line.currency, line.unitWeightKg ?? null]);
   for (const parcel of data.parcels) {
     for (const line of parcel.lines) {
       const cents = line.unitPrice === null ? 0 : Math.round(line.unitPrice * 100) * line.quantity;
+      const grams = line.unitWeightKg === null || line.unitWeightKg === undefined ? null : Math.round(line.unitWeightKg * 1000) * line.quantity;
       const existing = byGoods.get(key(line));
       if (existing) {
         existing.quantity += line.quantity;
         existing.totalCents += cents;
+        if (existing.netGrams !== null && grams !== null) existing.netGrams += grams;
         continue;
       }
       byGoods.set(key(line), {
@@ -66,6 +71,7 @@ export function invoiceLines(data: ShippingPaperData): InvoiceLine[] {
         unitPrice: line.unitPrice,
         currency: line.currency ?? '',
         totalCents: cents,
+        netGrams: grams,
       });
     }
   }
@@ -77,6 +83,11 @@ export function totalsByCurrency(lines: readonly InvoiceLine[]): { currency: str
   const totals = new Map<string, number>();
   for (const line of lines) totals.set(line.currency, (totals.get(line.currency) ?? 0) + line.totalCents);
   return [...totals].map(([currency, cents]) => ({ currency, cents }));
+}
+
+/** Kilograms with three decimals, from grams, as customs forms state net weight. */
+export function formatNetKg(grams: number): string {
+  return (grams / 1000).toFixed(3);
 }
 
 export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind): Promise<Buffer> {
@@ -96,19 +107,25 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
 
   const lines = invoiceLines(data);
   const totalKg = data.parcels.reduce((sum, parcel) => sum + parcel.weightKg, 0);
+  const customs = data.customs ?? null;
   const details: [string, string][] = [
     ['Invoice number', number],
-    ['Invoice date', formatDate(data.date)],
+    // An export's invoice carries the declaration's date, the one the carrier was sent.
+    ['Invoice date', customs?.invoiceDate ?? formatDate(data.date)],
     ['Shipment', data.reference],
   ];
   const order = orderText(data.order);
   if (order) details.push(['Order', order]);
-  details.push(
-    ['Tracking number', `${data.trackingNumber} (${data.carrierName})`],
-    ['Term of trade', data.termOfTrade],
-    ['Parcels', String(data.parcels.length)],
-    ['Total weight', formatWeight(totalKg)],
-  );
+  // A paperless invoice is made before the carrier gives a tracking number.
+  details.push(data.trackingNumber ? ['Tracking number', `${data.trackingNumber} (${data.carrierName})`] : ['Carrier', data.carrierName]);
+  details.push(['Term of trade', data.termOfTrade], ['Parcels', String(data.parcels.length)], ['Total weight', formatWeight(totalKg)]);
+  if (customs) {
+    details.push(
+      ['Exporter EORI', customs.exporter.eoriNumber ?? '-'],
+      ['Exporter VAT no.', customs.exporter.vatNumber ?? '-'],
+      ['Reason for export', customs.exportReason],
+    );
+  }
   // 100 points: "Tracking number" in DejaVu Sans Bold, wider than Helvetica, still fits.
   layout.keyValues(details, { size: 9.5, captionWidth: 100 });
   layout.gap(10);
@@ -121,8 +138,10 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
   );
   layout.gap(14);
 
-  const fixed = { no: 22, sku: 70, hs: 58, origin: 38, qty: 36, price: 56, currency: 30, total: 62 };
+  // An export declares each line's net weight; the column is left out of a paper that declares none.
+  const fixed = { no: 22, sku: 70, hs: 58, origin: 38, qty: 36, price: 56, currency: 30, total: 62, net: customs ? 48 : 0 };
   const descriptionWidth = CONTENT_WIDTH - Object.values(fixed).reduce((sum, width) => sum + width, 0);
+  const netColumn = customs ? [{ header: 'Net kg', width: fixed.net, align: 'right' as const }] : [];
   layout.table(
     [
       { header: '#', width: fixed.no },
@@ -134,6 +153,7 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
       { header: 'Unit price', width: fixed.price, align: 'right' },
       { header: 'Curr.', width: fixed.currency },
       { header: 'Total', width: fixed.total, align: 'right' },
+      ...netColumn,
     ],
     lines.map((line, index) => [
       String(index + 1),
@@ -145,6 +165,7 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
       line.unitPrice === null ? '-' : formatMoney(line.unitPrice),
       line.currency || '-',
       formatMoney(line.totalCents / 100),
+      ...(customs ? [line.netGrams === null ? '-' : formatNetKg(line.netGrams)] : []),
     ]),
     { size: 8 },
   );
@@ -161,6 +182,7 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
   layout.keyValues(
     [
       ['Total quantity', String(quantity)],
+      ...(customs ? [['Total net weight', `${formatNetKg(lines.reduce((sum, line) => sum + (line.netGrams ?? 0), 0))} kg`] as [string, string]] : []),
       ['Total weight', formatWeight(totalKg)],
     ],
     { size: 10, ...totalsAt },

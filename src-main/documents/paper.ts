@@ -38,6 +38,8 @@ export interface PaperLine {
   tarrifNumber: string | null;
   /** Where the warehouse keeps it (a bin), for picking. */
   location: string | null;
+  /** Net weight of one unit in kg, when known (customs papers). */
+  unitWeightKg?: number | null;
 }
 
 export interface PaperParcel {
@@ -64,6 +66,19 @@ export interface ShippingPaperData {
   sender: PaperParty;
   receiver: PaperParty;
   parcels: PaperParcel[];
+  /** An export's customs declaration, as sent to the carrier (issue 21); absent or null for a shipment that stays inside. */
+  customs?: CustomsPaperData | null;
+}
+
+/** What customs papers show of the declaration, so they agree with the carrier's copy. */
+export interface CustomsPaperData {
+  invoiceNumber: string;
+  /** YYYY-MM-DD. */
+  invoiceDate: string;
+  exportReason: 'sale' | 'gift' | 'sample' | 'return' | 'repair' | 'documents' | 'other';
+  currency: string;
+  totalValue: number;
+  exporter: { eoriNumber: string | null; vatNumber: string | null };
 }
 
 export { formatDate, formatWeight };
@@ -77,6 +92,16 @@ export const MARGIN = mm(15);
 export const CONTENT_WIDTH = A4.widthPt - 2 * MARGIN;
 /** Room kept at the bottom of every page for the footer (document, reference, page n of m). */
 const FOOTER_HEIGHT = mm(10);
+
+/** A paper's page: A4 for every paper but the CN22, which is A6 with narrower margins. */
+export interface PaperPage {
+  widthPt: number;
+  heightPt: number;
+  margin: number;
+  footerHeight: number;
+}
+export const A4_PAGE: PaperPage = { widthPt: A4.widthPt, heightPt: A4.heightPt, margin: MARGIN, footerHeight: FOOTER_HEIGHT };
+export const A6_PAGE: PaperPage = { widthPt: labelDimensions.A6.widthPt, heightPt: labelDimensions.A6.heightPt, margin: mm(5), footerHeight: mm(6) };
 const LINE_HEIGHT = 1.25;
 
 interface TextItem {
@@ -121,15 +146,21 @@ export interface TableColumn {
 export class PaperLayout {
   readonly pages: Page[] = [];
   /** Points from the top of the current page. */
-  y = MARGIN;
+  y: number;
   private page: Page = { texts: [], rules: [] };
+  readonly margin: number;
+  readonly contentWidth: number;
 
   private constructor(
     /** The document's fonts: measured with here, drawn with by writePaperPdf. */
     readonly fonts: DocumentFonts,
     /** Draws the running header of every page after the first. */
     private readonly continuedHeader: (layout: PaperLayout) => void,
+    readonly pageSize: PaperPage,
   ) {
+    this.margin = pageSize.margin;
+    this.contentWidth = pageSize.widthPt - 2 * pageSize.margin;
+    this.y = this.margin;
     this.pages.push(this.page);
   }
 
@@ -137,18 +168,18 @@ export class PaperLayout {
    * `data` is what the document shows (the shipment): every string in it takes part in the choice
    * of font. Fixed wording of our own is WinAnsi.
    */
-  static async create(continuedHeader: (layout: PaperLayout) => void, data: unknown): Promise<PaperLayout> {
-    return new PaperLayout(await fontsFor(data), continuedHeader);
+  static async create(continuedHeader: (layout: PaperLayout) => void, data: unknown, pageSize: PaperPage = A4_PAGE): Promise<PaperLayout> {
+    return new PaperLayout(await fontsFor(data), continuedHeader, pageSize);
   }
 
   get bottom(): number {
-    return A4.heightPt - MARGIN - FOOTER_HEIGHT;
+    return this.pageSize.heightPt - this.margin - this.pageSize.footerHeight;
   }
 
   newPage(): void {
     this.page = { texts: [], rules: [] };
     this.pages.push(this.page);
-    this.y = MARGIN;
+    this.y = this.margin;
     this.continuedHeader(this);
   }
 
@@ -237,9 +268,9 @@ export class PaperLayout {
       text,
       bold: options.bold ?? false,
       size: options.size,
-      x: options.x ?? MARGIN,
+      x: options.x ?? this.margin,
       top: options.top ?? this.y,
-      width: options.width ?? CONTENT_WIDTH,
+      width: options.width ?? this.contentWidth,
       align: options.align ?? 'left',
     });
   }
@@ -247,9 +278,9 @@ export class PaperLayout {
   /** A horizontal line across `width` at the cursor. */
   rule(options: { x?: number; width?: number; thickness?: number; gray?: number } = {}): void {
     this.page.rules.push({
-      x: options.x ?? MARGIN,
+      x: options.x ?? this.margin,
       top: this.y,
-      width: options.width ?? CONTENT_WIDTH,
+      width: options.width ?? this.contentWidth,
       thickness: options.thickness ?? 0.75,
       gray: options.gray ?? 0,
     });
@@ -258,7 +289,7 @@ export class PaperLayout {
   /** Wrapped text across the page (or `width`), flowing onto the next page line by line. */
   paragraph(raw: string, options: { bold?: boolean; size: number; maxLines?: number; x?: number; width?: number }): void {
     const bold = options.bold ?? false;
-    const width = options.width ?? CONTENT_WIDTH;
+    const width = options.width ?? this.contentWidth;
     for (const line of this.wrap(raw, bold, options.size, width, options.maxLines ?? 20)) {
       this.ensure(this.lineHeight(options.size));
       this.put(line, { bold, size: options.size, ...(options.x !== undefined ? { x: options.x } : {}), width });
@@ -271,8 +302,8 @@ export class PaperLayout {
     rows: readonly (readonly [string, string])[],
     options: { size: number; x?: number; width?: number; captionWidth: number; bold?: boolean; valueAlign?: 'left' | 'right' },
   ): void {
-    const x = options.x ?? MARGIN;
-    const width = options.width ?? CONTENT_WIDTH;
+    const x = options.x ?? this.margin;
+    const width = options.width ?? this.contentWidth;
     const step = this.lineHeight(options.size);
     const bold = options.bold ?? false;
     for (const [caption, value] of rows) {
@@ -292,13 +323,13 @@ export class PaperLayout {
    */
   blocks(blocks: readonly { title: string; lines: readonly string[] }[], options: { size: number }): void {
     const gutter = mm(6);
-    const width = (CONTENT_WIDTH - gutter * (blocks.length - 1)) / blocks.length;
+    const width = (this.contentWidth - gutter * (blocks.length - 1)) / blocks.length;
     const step = this.lineHeight(options.size);
     const tallest = Math.max(...blocks.map((block) => block.lines.length + 1));
     this.ensure(tallest * step);
     const top = this.y;
     blocks.forEach((block, index) => {
-      const x = MARGIN + index * (width + gutter);
+      const x = this.margin + index * (width + gutter);
       this.y = top;
       this.put(this.cut(block.title, true, options.size, width), { bold: true, size: options.size, x, width });
       this.y += step;
@@ -320,7 +351,7 @@ export class PaperLayout {
     const padding = 2.5;
     const cellPadding = 3;
     const header = () => {
-      let x = MARGIN;
+      let x = this.margin;
       for (const column of columns) {
         const text = this.cut(column.header, true, size, column.width - cellPadding);
         this.put(text, { bold: true, size, x, width: column.width - cellPadding, align: column.align ?? 'left' });
@@ -337,7 +368,7 @@ export class PaperLayout {
       const cells = columns.map((column, index) => this.wrap(row[index] ?? '', false, size, column.width - cellPadding, column.maxLines ?? 1));
       const height = Math.max(...cells.map((lines) => lines.length)) * step + padding;
       if (this.ensure(height)) header();
-      let x = MARGIN;
+      let x = this.margin;
       columns.forEach((column, index) => {
         (cells[index] ?? []).forEach((line, lineIndex) => {
           this.put(line, { size, x, top: this.y + lineIndex * step, width: column.width - cellPadding, align: column.align ?? 'left' });
@@ -388,31 +419,34 @@ export async function writePaperPdf(
   const { regular, bold } = await layout.fonts.embed(doc);
   const pageCount = layout.pages.length;
   const footerSize = 7.5;
-  const footerTop = A4.heightPt - MARGIN - footerSize;
-  const footerText = layout.cut(options.footer, false, footerSize, CONTENT_WIDTH * 0.75);
+  const { widthPt, heightPt } = layout.pageSize;
+  const margin = layout.margin;
+  const contentWidth = layout.contentWidth;
+  const footerTop = heightPt - margin - footerSize;
+  const footerText = layout.cut(options.footer, false, footerSize, contentWidth * 0.75);
 
   layout.pages.forEach((laidOut, index) => {
-    const page = doc.addPage([A4.widthPt, A4.heightPt]);
+    const page = doc.addPage([widthPt, heightPt]);
     const fontKeys = new Map<PDFFont, string>([
       [regular, page.node.newFontDictionary('F', regular.ref).toString()],
       [bold, page.node.newFontDictionary('F', bold.ref).toString()],
     ]);
     const texts: TextItem[] = [
       ...laidOut.texts,
-      { text: footerText, bold: false, size: footerSize, x: MARGIN, top: footerTop, width: CONTENT_WIDTH * 0.75, align: 'left' },
+      { text: footerText, bold: false, size: footerSize, x: margin, top: footerTop, width: contentWidth * 0.75, align: 'left' },
       {
         text: layout.prepare(options.pageLabel?.(index, pageCount) ?? `Page ${index + 1} of ${pageCount}`),
         bold: false,
         size: footerSize,
-        x: MARGIN,
+        x: margin,
         top: footerTop,
-        width: CONTENT_WIDTH,
+        width: contentWidth,
         align: 'right',
       },
     ];
     const content: string[] = ['q'];
     for (const rule of laidOut.rules) {
-      const y = A4.heightPt - rule.top - rule.thickness / 2;
+      const y = heightPt - rule.top - rule.thickness / 2;
       content.push(`${num(rule.gray)} g ${num(rule.x)} ${num(y)} ${num(rule.width)} ${num(rule.thickness)} re f`);
     }
     content.push('0 g');
@@ -420,7 +454,7 @@ export async function writePaperPdf(
       const font = item.bold ? bold : regular;
       const x = item.align === 'right' ? item.x + item.width - font.widthOfTextAtSize(item.text, item.size) : item.x;
       // Helvetica's and DejaVu Sans's caps are about 0.72 em high: put the baseline so they start at `top`.
-      const baseline = A4.heightPt - item.top - item.size * 0.76;
+      const baseline = heightPt - item.top - item.size * 0.76;
       content.push(`BT ${fontKeys.get(font)} ${num(item.size)} Tf ${num(x)} ${num(baseline)} Td ${font.encodeText(item.text).toString()} Tj ET`);
     }
     content.push('Q');

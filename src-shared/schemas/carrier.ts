@@ -76,6 +76,11 @@ export const carrierProductSchema = z.strictObject({
   labelSizes: z.array(z.enum(labelSizes)),
   /** Whether it delivers to a service point (decisions §13). */
   servicePoint: z.enum(['required', 'optional', 'none']),
+  /**
+   * A postal product (letters and small parcels carried under the UPU's rules, issue 21): an export
+   * with it gets a CN22 or CN23 made here. Left out for every other product.
+   */
+  postal: z.boolean().optional(),
 });
 export type CarrierProduct = z.infer<typeof carrierProductSchema>;
 

@@ -20,7 +20,7 @@ export const MAX_OPEN_DEPTH = 10;
 const MAX_OPEN_ISSUES = 10;
 
 /** Where an open value breaks the text or depth bound; walked with a stack, so any nesting is safe. */
-function openValueProblems(root: Record<string, unknown>): { path: PropertyKey[]; message: string }[] {
+export function openValueProblems(root: Record<string, unknown>): { path: PropertyKey[]; message: string }[] {
   const problems: { path: PropertyKey[]; message: string }[] = [];
   const stack: { value: unknown; path: PropertyKey[]; depth: number }[] = [{ value: root, path: [], depth: 1 }];
   while (stack.length && problems.length < MAX_OPEN_ISSUES) {
@@ -77,6 +77,16 @@ export function isCurrencyCode(value: string): boolean {
   currencySet ??= new Set(Intl.supportedValuesOf('currency'));
   return currencySet.has(value);
 }
+/**
+ * An EORI number (the EU's Economic Operators Registration and Identification): the issuing country's
+ * two letters and up to 15 letters or digits, upper case and without spaces, as customs systems take it.
+ */
+export const eoriNumber = () =>
+  z
+    .string()
+    .regex(/^[A-Z]{2}[A-Z0-9]{1,15}$/, 'Must be an EORI number: two upper-case country letters and up to 15 letters or digits, e.g. DK12345678')
+    .describe('EORI number, e.g. DK12345678');
+
 export const currencyCode = () =>
   z.string().refine(isCurrencyCode, { message: 'Must be an upper-case ISO 4217 currency code, e.g. DKK' }).describe('ISO 4217 currency code');
 

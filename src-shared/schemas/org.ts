@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countryCode, email, requiredText, text, timestamp } from './common';
+import { countryCode, email, eoriNumber, requiredText, text, timestamp } from './common';
 
 export const plans = ['starter', 'pro', 'unlimited'] as const;
 
@@ -18,6 +18,8 @@ export const organizationSchema = z.strictObject({
   description: z.string().nullable(),
   currency: z.enum(orgCurrencies),
   vatNumber: z.string().nullable(),
+  /** The export identifier printed on customs papers and sent to carriers (issue 21). */
+  eoriNumber: z.string().nullable(),
   billingEmail: z.string().nullable(),
   companyName: z.string().nullable(),
   addressLine1: z.string().nullable(),
@@ -47,6 +49,7 @@ export const organizationUpdateBody = z.strictObject({
   description: text().optional(),
   currency: z.enum(orgCurrencies).optional(),
   vatNumber: text().nullable().optional(),
+  eoriNumber: eoriNumber().nullable().optional().describe('The export identifier (EORI) for customs; null clears it'),
   overageEnabled: z.boolean().optional(),
   billingEmail: email().nullable().optional(),
   companyName: text().nullable().optional(),

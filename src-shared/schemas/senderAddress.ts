@@ -1,7 +1,24 @@
 import { z } from 'zod';
-import { countryCode, email, openObject, requiredText, text, timestamp } from './common';
+import { countryCode, email, eoriNumber, openValueProblems, requiredText, text, timestamp } from './common';
 
-export const customsSchema = z.record(z.string(), z.unknown());
+/**
+ * A sender address's `customs`: open (interface 2.6 leaves its inner structure to the user), with two
+ * keys Shipdesk reads (issue 21): `eoriNumber` and `vatNumber` of the exporter shipping from this
+ * address, which override the organization's on the customs declaration and papers.
+ */
+export const customsSchema = z.looseObject({
+  eoriNumber: z.string().nullable().optional(),
+  vatNumber: z.string().nullable().optional(),
+});
+
+export const customsInput = z
+  .looseObject({
+    eoriNumber: eoriNumber().nullable().optional().describe("Overrides the organization's EORI number for shipments from this address"),
+    vatNumber: text().nullable().optional().describe("Overrides the organization's VAT number for shipments from this address"),
+  })
+  .superRefine((value, ctx) => {
+    for (const problem of openValueProblems(value)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  });
 
 export const senderAddressSchema = z.strictObject({
   id: z.string(),
@@ -35,7 +52,7 @@ export const senderAddressCreateBody = z.strictObject({
   state: text().optional(),
   /** '' clears it: an address without an email. */
   email: z.union([email(), z.literal('')]).optional(),
-  customs: openObject().optional(),
+  customs: customsInput.optional(),
 });
 export type SenderAddressInput = z.infer<typeof senderAddressCreateBody>;
 

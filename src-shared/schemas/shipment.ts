@@ -26,7 +26,7 @@ export function checkWeightBound(value: { weight?: number | undefined; weightUni
   }
 }
 export const incoterms = ['EXW', 'FCA', 'CPT', 'CIP', 'DAP', 'DPU', 'DDP', 'FAS', 'FOB', 'CFR', 'CIF'] as const;
-export const documentTypes = ['label', 'packing_list', 'proforma_invoice', 'commercial_invoice'] as const;
+export const documentTypes = ['label', 'packing_list', 'proforma_invoice', 'commercial_invoice', 'cn22', 'cn23'] as const;
 
 export const MAX_PARCELS = 100;
 export const MAX_LINES_PER_PARCEL = 1000;
@@ -62,6 +62,8 @@ export const parcelOrderLineSchema = z.strictObject({
   location: z.string(),
   countryOfOrigin: z.string(),
   tarrifNumber: z.string(),
+  /** Net weight of one unit in kg (customs declares it per line, issue 21); null when not known. */
+  weight: z.number().nullable(),
 });
 export type ParcelOrderLine = z.infer<typeof parcelOrderLineSchema>;
 
@@ -252,6 +254,8 @@ export const parcelOrderLineInput = z.strictObject({
   location: text().optional(),
   countryOfOrigin: emptyOr(countryCode()).optional(),
   tarrifNumber: text().optional(),
+  /** Net weight of one unit in kg; left out on a kept line, its stored weight stays (issue 21). */
+  weight: z.number().min(0).max(MAX_WEIGHT_KG).nullable().optional().describe('net weight of one unit, kg'),
 });
 export type ParcelOrderLineInput = z.infer<typeof parcelOrderLineInput>;
 

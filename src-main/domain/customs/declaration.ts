@@ -8,6 +8,7 @@ import type { CustomsDeclaration, CustomsLine, ExportReason } from '../../carrie
 import { orgs, senderAddresses } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
 import { invoiceNumber } from '../../documents/invoice';
+import { formatDate } from '../../documents/label';
 import type { ShipmentRecord } from '../shipments/repository';
 import { crossesCustomsBorder } from './territory';
 
@@ -19,6 +20,9 @@ function exportReasonOf(record: ShipmentRecord): ExportReason {
   if (typeof given === 'string' && (EXPORT_REASONS as readonly string[]).includes(given)) return given as ExportReason;
   return record.row.returnForShipmentId !== null || record.row.type === 'inbound' ? 'return' : 'sale';
 }
+
+/** An HS code as customs systems take it: its digits only ("6912.00" is 691200). */
+export const hsDigits = (raw: string | null): string => (raw ?? '').replace(/[\s.]/g, '');
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
@@ -56,7 +60,7 @@ export function customsDeclarationOf(db: ReadDb, record: ShipmentRecord, now: Da
       unitPrice: line.unitPrice ?? 0,
       currency: line.currency ?? '',
       unitWeightKg: line.unitWeightKg ?? 0,
-      tarrifNumber: line.tarrifNumber ?? '',
+      tarrifNumber: hsDigits(line.tarrifNumber),
       countryOfOrigin: line.countryOfOrigin ?? '',
     })),
   );
@@ -67,7 +71,8 @@ export function customsDeclarationOf(db: ReadDb, record: ShipmentRecord, now: Da
   return {
     exportReason: reason,
     invoiceNumber: invoiceNumber(invoiceKind, record.row.reference),
-    invoiceDate: now.toISOString().slice(0, 10),
+    // The warehouse's own date, as every paper made here prints it.
+    invoiceDate: formatDate(now.toISOString()),
     invoiceKind,
     currency: lines[0]?.currency ?? '',
     totalValue: totalCents / 100,

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const path = () => `/orgs/${t.org.orgId}`;
-const nullable = ['vatNumber', 'billingEmail', 'companyName', 'addressLine1', 'addressLine2', 'city', 'postalCode', 'country'] as const;
+const nullable = ['vatNumber', 'eoriNumber', 'billingEmail', 'companyName', 'addressLine1', 'addressLine2', 'city', 'postalCode', 'country'] as const;
 
 describe('GET /orgs/{id}', () => {
   it('reads the organization with plan, overage setting and nulls for empty fields', async () => {
@@ -27,6 +27,7 @@ describe('GET /orgs/{id}', () => {
       description: null,
       currency: 'DKK',
       vatNumber: null,
+      eoriNumber: null,
       billingEmail: null,
       companyName: null,
       addressLine1: null,
@@ -58,6 +59,7 @@ describe('PUT /orgs/{id}', () => {
       { description: 'Our main warehouse' },
       { currency: 'EUR' },
       { vatNumber: 'DK12345678' },
+      { eoriNumber: 'DK12345678' },
       { overageEnabled: true },
       { billingEmail: 'billing@acme.example' },
       { companyName: 'Acme Logistics ApS' },

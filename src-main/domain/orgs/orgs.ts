@@ -20,6 +20,7 @@ export function toOrganization(row: Row): Organization {
     description: row.description,
     currency: row.currency as Organization['currency'],
     vatNumber: row.vatNumber,
+    eoriNumber: row.eoriNumber,
     billingEmail: row.billingEmail,
     companyName: row.companyName,
     addressLine1: row.addressLine1,

@@ -15,7 +15,7 @@ import { carriers, documents, parcels, shipments, shippingRules } from '../../db
 import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
-import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig } from '../../carriers/adapter';
+import type { BookingParty, BookingRequest, BookingResult, CarrierAdapter, CarrierCallLog, CarrierConfig, CustomsDeclaration } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { CarrierFailure } from '../../carriers/errors';
 import { plainSentence } from '../../carriers/platform/plainWords';
@@ -27,13 +27,16 @@ import { emitEvent } from '../events';
 import { recomputeOrder } from '../orders/orderStatus';
 import { toKg } from '../units';
 import { customsDeclarationOf } from '../customs/declaration';
+import { customsProblems } from '../customs/completeness';
 import { assertActionAllowed } from './lifecycle';
 import { printedCompany } from '../../../src-shared/partyCompany';
 import { loadShipmentRecord, readShipment, recordActivity, recordError, setStatus, type PartyRow, type ShipmentRecord } from './repository';
 import {
   NO_SHIPPING_DOCUMENTS,
   paperNames,
+  paperProblem,
   planShippingDocuments,
+  renderPaperlessInvoice,
   renderShippingDocuments,
   type ShippingDocumentsPlan,
   type ShippingDocumentsResult,
@@ -89,7 +92,8 @@ function completenessProblems(
   app: AppContext,
   db: ReadDb,
   record: ShipmentRecord,
-): { problems: ErrorDetail[]; carrier?: { row: CarrierRow; adapter: CarrierAdapter; config: CarrierConfig; productName: string } } {
+  customs: CustomsDeclaration | null,
+): { problems: ErrorDetail[]; carrier?: { row: CarrierRow; adapter: CarrierAdapter; config: CarrierConfig; productName: string; postal: boolean } } {
   const { row } = record;
   const problems: ErrorDetail[] = [];
   if (!record.parties.some((party) => party.type === 'sender')) problems.push({ path: 'parties', message: 'a sender party' });
@@ -100,6 +104,8 @@ function completenessProblems(
       problems.push({ path: `parcels.${index}.weight`, message: `a weight above 0 for parcel ${index + 1} (${parcel.id})` });
     }
   });
+  // An export is declared to customs: what each line needs is checked before any carrier is called (issue 21).
+  if (customs) problems.push(...customsProblems(record, customs));
 
   const carrierRow = liveCarrierRow(db, row.orgId, row.carrierId);
   if (!carrierRow) {
@@ -132,7 +138,7 @@ function completenessProblems(
       });
     }
   }
-  return { problems, carrier: { row: carrierRow, adapter, config, productName: product?.name ?? row.productId } };
+  return { problems, carrier: { row: carrierRow, adapter, config, productName: product?.name ?? row.productId, postal: product?.postal === true } };
 }
 
 function bookingParty(party: PartyRow): BookingParty {
@@ -219,7 +225,8 @@ export function beginBooking(
   const { row } = record;
   const from = row.status as ShipmentStatus;
   assertActionAllowed('send', shipmentId, from);
-  const { problems, carrier } = completenessProblems(app, tx, record);
+  const customs = customsDeclarationOf(tx, record, now);
+  const { problems, carrier } = completenessProblems(app, tx, record, customs);
   if (problems.length > 0 || !carrier) {
     throw new ApiError('SHIPMENT_INCOMPLETE', `Shipment ${row.reference} cannot be sent; it needs ${problems.map((problem) => problem.message).join('; ')}`, {
       details: problems,
@@ -259,8 +266,13 @@ export function beginBooking(
     config: carrier.config,
     afterUnknownOutcome,
     secrets: carrierSecrets(carrier.row.carrierSlug, carrier.config),
-    request: bookingRequest(record, carrier.adapter, carrier.config, ruleNotices(tx, row.shippingRuleId), customsDeclarationOf(tx, record, now)),
-    shippingDocuments: planShippingDocuments(tx, record, { carrierName: carrier.row.name, productName: carrier.productName }),
+    request: bookingRequest(record, carrier.adapter, carrier.config, ruleNotices(tx, row.shippingRuleId), customs),
+    shippingDocuments: planShippingDocuments(
+      tx,
+      record,
+      { carrierName: carrier.row.name, productName: carrier.productName },
+      customs ? { declaration: customs, postal: carrier.postal, paperless: carrier.adapter.paperlessInvoice?.(carrier.config) === true } : null,
+    ),
   };
 }
 
@@ -294,12 +306,19 @@ export async function callCarrier(app: AppContext, prepared: PreparedBooking): P
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const { adapter, context } = carrierCall(app, prepared.carrierRow, prepared.config);
+  // Paperless trade: the customs invoice is made before the call and handed to the carrier; the same
+  // bytes become the shipment's invoice document, never rendered a second time.
+  const paperless = await renderPaperlessInvoice(prepared.shippingDocuments, app.now());
+  const request: BookingRequest =
+    paperless.invoice && prepared.request.customs
+      ? { ...prepared.request, customs: { ...prepared.request.customs, invoice: paperless.invoice } }
+      : prepared.request;
   let result: BookingResult | null = null;
   let found = false;
   try {
     if (prepared.afterUnknownOutcome === 'ask' && adapter.findBooking) {
       try {
-        result = await adapter.findBooking(context, prepared.request);
+        result = await adapter.findBooking(context, request);
       } catch (error) {
         // Not knowing still: booking now could double it.
         const errors = carrierErrorsOf(error);
@@ -313,7 +332,7 @@ export async function callCarrier(app: AppContext, prepared: PreparedBooking): P
       }
       found = result !== null;
     }
-    result ??= await adapter.book(context, prepared.request);
+    result ??= await adapter.book(context, request);
   } catch (error) {
     return { ok: false, failure: failureKindOf(error), errors: carrierErrorsOf(error), calls: context.http.calls, durationMs: elapsed() };
   }
@@ -328,9 +347,10 @@ export async function callCarrier(app: AppContext, prepared: PreparedBooking): P
     }
   }
   if (problems.length) return { ok: false, failure: 'failed', errors: problems, calls: context.http.calls, durationMs: elapsed() };
-  const shippingDocuments = prepared.shippingDocuments
-    ? await renderShippingDocuments(prepared.shippingDocuments, { trackingNumber: result.trackingNumber, now: app.now() })
+  const rendered = prepared.shippingDocuments
+    ? await renderShippingDocuments(prepared.shippingDocuments, { trackingNumber: result.trackingNumber, now: app.now() }, paperless.invoice)
     : NO_SHIPPING_DOCUMENTS;
+  const shippingDocuments = { documents: rendered.documents, errors: [...paperless.errors, ...rendered.errors] };
   return { ok: true, result, found, calls: context.http.calls, shippingDocuments };
 }
 
@@ -367,7 +387,8 @@ function writeSuccess(
         parcelId: null,
         documentType: paper.documentType,
         format: 'pdf',
-        size: 'A4',
+        // The CN22 is the one A6 paper; every other is A4.
+        size: paper.documentType === 'cn22' ? 'A6' : 'A4',
         content: paper.content,
         createdAt: at,
         updatedAt: at,
@@ -499,10 +520,9 @@ export function finishBooking(app: AppContext, prepared: PreparedBooking, outcom
       const papers = outcome.shippingDocuments;
       if (papers.documents.length) {
         // The papers are the one part of the write that is ours alone: keep the booking without them.
-        const ruleName = prepared.shippingDocuments?.ruleName ?? '';
         const unsaved = papers.documents.map((paper) => ({
           code: 'DOCUMENT_FAILED' as const,
-          message: `Rule ${ruleName} asks for a ${paperNames[paper.documentType]}; it was made but could not be saved: ${reason}. The shipment was booked and dispatched without it.`,
+          message: paperProblem(prepared.shippingDocuments, paper.documentType, `; it was made but could not be saved: ${reason}`),
         }));
         return finishBooking(app, prepared, { ...outcome, shippingDocuments: { documents: [], errors: [...papers.errors, ...unsaved] } });
       }

@@ -211,13 +211,16 @@ export interface ParcelDraft {
 /** Parcels as a body gives them; `existing` are the shipment's parcels, whose ids the body may keep. */
 export function parcelDraftsFromInput(input: readonly ParcelInput[], existing: readonly ParcelRecord[] = []): ParcelDraft[] {
   assertKnownParcelIds(input, existing);
+  const storedWeights = new Map(existing.flatMap((parcel) => parcel.lines.map((line) => [line.id, line.unitWeightKg ?? null] as const)));
   return input.map((parcel) => ({
     ...parcel,
-    orderLines: parcel.orderLines.map(({ currency, countryOfOrigin, ...line }) => ({
+    orderLines: parcel.orderLines.map(({ currency, countryOfOrigin, weight, ...line }) => ({
       ...line,
       // "" is how a read shows no value (schemas: emptyOr), so it is stored as none.
       ...(currency ? { currency } : {}),
       ...(countryOfOrigin ? { countryOfOrigin } : {}),
+      // The API's `weight` is the unit weight; a kept line the body gives without it keeps its own.
+      unitWeightKg: weight !== undefined ? weight : line.id !== undefined ? (storedWeights.get(line.id) ?? null) : null,
     })),
   }));
 }

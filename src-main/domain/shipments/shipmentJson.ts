@@ -52,7 +52,7 @@ const orderLinesJson = sql`(
     'description', ${text(parcelOrderLines.description)}, 'unitPrice', ${num(sql`coalesce(${parcelOrderLines.unitPrice}, 0)`)},
     'currency', ${text(parcelOrderLines.currency)}, 'vatPercent', ${num(sql`coalesce(${parcelOrderLines.vatPercent}, 0)`)},
     'location', ${text(parcelOrderLines.location)}, 'countryOfOrigin', ${text(parcelOrderLines.countryOfOrigin)},
-    'tarrifNumber', ${text(parcelOrderLines.tarrifNumber)}
+    'tarrifNumber', ${text(parcelOrderLines.tarrifNumber)}, 'weight', ${num(parcelOrderLines.unitWeightKg)}
   ) ORDER BY ${parcelOrderLines.position})
   FROM ${parcelOrderLines} WHERE ${parcelOrderLines.parcelId} = ${parcels.id})`;
 

@@ -222,6 +222,8 @@ describe('papers on send', () => {
 
   it('non-Latin-1 text and long text never stop the papers', async () => {
     const all = await rule({ name: 'Unicode papers', ...allPapers });
+    // Beijing is an export: the exporter's EORI and each line's customs data are needed (issue 21).
+    expect((await t.request('PUT', orgPath(), { body: { eoriNumber: 'DK12345678' } })).status).toBe(200);
     const sent = await sendWithRule(all.id, {
       reference: 'ŁÓDŹ-北京-😀',
       parties: [{ type: 'receiver', name: '王小明 Łukasz', address1: '北京市朝阳区 '.repeat(30), postalCode: '100000', city: 'Beijing', countryCode: 'CN' }],
@@ -230,7 +232,18 @@ describe('papers on send', () => {
           weight: 1,
           weightUnit: 'kg',
           dimensions: { length: 1, width: 1, height: 1 },
-          orderLines: [{ sku: 'Ж'.repeat(200), quantity: 1, description: '茶叶 — green tea 🍵 '.repeat(50), unitPrice: 1, currency: 'CNY' }],
+          orderLines: [
+            {
+              sku: 'Ж'.repeat(200),
+              quantity: 1,
+              description: '茶叶 — green tea 🍵 '.repeat(50),
+              unitPrice: 1,
+              currency: 'CNY',
+              tarrifNumber: '0902.10',
+              countryOfOrigin: 'DK',
+              weight: 0.5,
+            },
+          ],
         },
       ],
     });

@@ -9,7 +9,20 @@ import type { Parcel, ParcelOrderLine, Shipment, ShipmentDocument } from '../../
 const at = '2025-03-01T10:00:00.000Z';
 
 export function orderLine(id: string, sku: string, quantity: number, more: Partial<ParcelOrderLine> = {}): ParcelOrderLine {
-  return { id, sku, quantity, description: '', unitPrice: 0, currency: '', vatPercent: 0, location: '', countryOfOrigin: '', tarrifNumber: '', ...more };
+  return {
+    id,
+    sku,
+    quantity,
+    description: '',
+    unitPrice: 0,
+    currency: '',
+    vatPercent: 0,
+    location: '',
+    countryOfOrigin: '',
+    tarrifNumber: '',
+    weight: null,
+    ...more,
+  };
 }
 
 /** An order's line as the order read answers it: only its id, name and SKU set. */
