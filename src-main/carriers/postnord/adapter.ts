@@ -100,6 +100,19 @@ const productList: readonly PostnordProduct[] = [
     servicePoint: 'none',
   },
   {
+    productId: 'postnord_postpaket_utrikes',
+    basicServiceCode: basicServiceCodes.postpaketUtrikes,
+    name: 'Postpaket Utrikes',
+    type: 'outbound',
+    description:
+      "PostNord's international postal parcel to countries outside the Nordics, delivered by the destination's post. Customs goes with it as a CN22 or CN23.",
+    services: [],
+    labelSizes: pdfSizes,
+    servicePoint: 'none',
+    // Carried under the UPU's rules: an export with it gets a CN22 or CN23 (issue 21).
+    postal: true,
+  },
+  {
     productId: 'postnord_return_drop_off',
     basicServiceCode: basicServiceCodes.returnDropOff,
     name: 'Return Drop Off',

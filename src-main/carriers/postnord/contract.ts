@@ -56,6 +56,8 @@ export const basicServiceCodes = {
   returnPickup: '20',
   returnDropOff: '24',
   pallet: '52',
+  /** Postpaket Utrikes: PostNord's international postal parcel, carried under the UPU's rules (CN22/CN23). */
+  postpaketUtrikes: '91',
 } as const;
 
 /** Additional service codes Shipdesk sends. */
@@ -130,6 +132,84 @@ export const postnordGoodsItemSchema = z.object({
   items: z.array(postnordItemSchema).min(1).max(200),
 });
 
+// Customs (booking swagger: customsInvoice, customsDeclarationCN22, customsDeclarationCN23 on the
+// EDI instruction's shipment). An export from the EU is declared on one of them.
+const amount = z.object({ amount: z.number(), currency: z.string().length(3) });
+const count = z.object({ value: z.number().int().positive().max(999999) });
+export const customsCategoryTypes = ['GIFT', 'DOCUMENT', 'RETURNED GOODS', 'COMMERCIAL SAMPLE', 'OTHER', 'SALE OF GOODS'] as const;
+/** Procedure codes of `reasonForExportation`: permanent export (gifts, samples, sales), return, temporary export (repair). */
+export const exportReasonCodes = ['1000', '1040', '2100', '2300', '3151', '3153', '3171'] as const;
+
+const customsContacts = z.object({ name: text(60), phoneNo: text(50), emailAddress: z.string().max(70).optional() });
+const customsParty = {
+  partyIdentification: partyIdentification.optional(),
+  vatNo: z.string().max(18).optional(),
+  name: text(60),
+  streets: z.array(z.string().min(1)),
+  city: text(35),
+  postalCode: z.string().min(1),
+  countryCode,
+  contacts: customsContacts,
+  eoriNo: text(35).optional(),
+};
+
+export const postnordCustomsInvoiceSchema = z.object({
+  declarationType: z
+    .enum(['invoiceExportDeclaration', 'invoiceImportDeclaration', 'invoiceImportDeclarationCeov', 'exportDeclaration', 'importDeclaration'])
+    .optional(),
+  type: z.enum(['PROFORMA', 'COMMERCIAL']),
+  seller: z.object({ ...customsParty, partyIdentification, vatNo: z.string().min(1).max(18) }),
+  buyer: z.object(customsParty),
+  invoice: z.object({
+    invoiceNo: z.string().min(1),
+    shippingDate: z.iso.date().optional(),
+    reasonForExportation: z.enum(exportReasonCodes),
+    termsOfSale: z.string().optional(),
+  }),
+  detailedDescription: z
+    .array(
+      z.object({
+        quantity: z.number().int().positive(),
+        hsTariffNumber: z.string().regex(/^\d{6,10}$/),
+        content: z.string().min(1).max(1025),
+        countryOfOrigin: countryCode,
+        netWeight: weight,
+        itemValue: amount,
+        articleNumber: z.string().optional(),
+      }),
+    )
+    .min(1),
+  totalNetWeight: weight.optional(),
+  totalGrossWeight: weight,
+  totalNumberOfPackages: count.optional(),
+  invoiceTotal: amount,
+});
+export type PostnordCustomsInvoice = z.infer<typeof postnordCustomsInvoiceSchema>;
+
+const postalDeclaration = {
+  declarationType: z.enum(['exportDeclaration', 'importDeclaration']).optional(),
+  EORIorPersonalIdNumber: z.string().min(1).max(17).optional(),
+  categoryOfItem: z.object({ categoryType: z.array(z.enum(customsCategoryTypes)), explanation: z.string().optional() }).optional(),
+  detailedDescription: z
+    .array(
+      z.object({
+        content: z.string().min(1).max(1025),
+        quantity: count.optional(),
+        grossWeight: weight.optional(),
+        value: amount.optional(),
+        hsTariffNumber: z.string().optional(),
+        countryCode: countryCode.optional(),
+      }),
+    )
+    .min(1),
+  totalGrossWeight: weight.optional(),
+  totalValue: amount,
+};
+export const postnordCn22Schema = z.object({ ...postalDeclaration, postalCharges: amount.optional() });
+export const postnordCn23Schema = z.object({ ...postalDeclaration, postalCharges: amount, dateOfPosting: z.iso.date().optional() });
+export type PostnordCn22 = z.infer<typeof postnordCn22Schema>;
+export type PostnordCn23 = z.infer<typeof postnordCn23Schema>;
+
 export const postnordShipmentSchema = z.object({
   shipmentIdentification: z.object({ shipmentId: text(35) }).optional(),
   dateAndTimes: z.object({ loadingDate: z.string().optional() }).optional(),
@@ -153,6 +233,9 @@ export const postnordShipmentSchema = z.object({
     returnParty: z.object({ party: postnordPartySchema }).optional(),
   }),
   goodsItem: z.array(postnordGoodsItemSchema).min(1).max(200),
+  customsInvoice: postnordCustomsInvoiceSchema.optional(),
+  customsDeclarationCN22: postnordCn22Schema.optional(),
+  customsDeclarationCN23: postnordCn23Schema.optional(),
 });
 
 export const postnordEdiInstructionSchema = z.object({

@@ -154,6 +154,8 @@ function servicePoint(
 type Answer = { status: number; body: unknown; headers?: Record<string, string>; raw?: string; drop?: boolean };
 
 const nordic = new Set(['SE', 'NO', 'DK', 'FI', 'AX']);
+/** The EU's members, the fake's own list: a consignee outside it from one inside is an export. */
+const euCountries = new Set('AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '));
 
 export async function startFakePostnord(options: FakePostnordOptions = {}): Promise<FakePostnord> {
   const apiKey = options.apiKey ?? fakePostnordApiKey;
@@ -349,6 +351,23 @@ export async function startFakePostnord(options: FakePostnordOptions = {}): Prom
       }
       if (consignee.partyIdentification?.partyIdType !== '160')
         fault('MANDATORY_FIELDS_MISSING', 'CONSIGNEE', 'PostNord Return Drop Off (24) requires the customer number in the consignee party');
+    }
+    // An export from the EU must be declared to customs with the booking; a postal parcel on a CN22/CN23.
+    const from = consignor.party.address.countryCode;
+    if (euCountries.has(from) && !euCountries.has(country)) {
+      const postal = code === basicServiceCodes.postpaketUtrikes;
+      const declared = postal ? (shipment.customsDeclarationCN22 ?? shipment.customsDeclarationCN23) : shipment.customsInvoice;
+      if (!declared) {
+        fault(
+          'MANDATORY_FIELDS_MISSING',
+          'CUSTOMS_DECLARATION',
+          `${at}: a shipment from ${from} to ${country} requires ${postal ? 'customsDeclarationCN22 or customsDeclarationCN23' : 'customsInvoice'}`,
+        );
+      } else if (shipment.customsInvoice && !shipment.customsInvoice.seller.eoriNo) {
+        fault('MANDATORY_FIELDS_MISSING', 'EORI', `${at}.customsInvoice.seller.eoriNo is required for an export declaration`);
+      }
+    } else if (code === basicServiceCodes.postpaketUtrikes && nordic.has(country)) {
+      fault('INVALID_VALUE', 'BASIC_SERVICE_CODE', `Postpaket Utrikes (91) is not available to ${country}`);
     }
     if (extra.has(adds.optionalServicePoint)) {
       const id = deliveryParty?.partyIdentification;

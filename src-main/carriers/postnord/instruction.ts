@@ -1,9 +1,15 @@
-import type { BookingParty, BookingRequest } from '../adapter';
+import type { BookingParty, BookingRequest, CustomsDeclaration, ExportReason } from '../adapter';
+import { declaredGoods, totalNetGrams } from '../customsGoods';
+import { postalFormFor } from '../../domain/customs/postalForm';
 import {
   additionalServiceCodes as adds,
   basicServiceCodes,
   consignorReferenceType,
+  type customsCategoryTypes,
+  type exportReasonCodes,
   type IssuerCode,
+  type PostnordCn22,
+  type PostnordCustomsInvoice,
   type PostnordEdiInstruction,
   type PostnordParty,
   type PostnordShipment,
@@ -126,6 +132,7 @@ export function ediInstruction(
         },
       ],
     })),
+    ...(request.customs ? customsOf(request, account, basicServiceCode) : {}),
   };
   return {
     messageDate: now.toISOString(),
@@ -137,3 +144,114 @@ export function ediInstruction(
 }
 
 const round = (kg: number) => Math.round(kg * 1000) / 1000;
+
+// Customs ----------------------------------------------------------------------------------------
+
+const categories: Record<ExportReason, (typeof customsCategoryTypes)[number]> = {
+  sale: 'SALE OF GOODS',
+  gift: 'GIFT',
+  sample: 'COMMERCIAL SAMPLE',
+  documents: 'DOCUMENT',
+  return: 'RETURNED GOODS',
+  repair: 'OTHER',
+  other: 'OTHER',
+};
+
+/** Procedure codes: permanent export for sales, gifts and samples; return of goods; temporary export for repair. */
+const reasonCodes: Record<ExportReason, (typeof exportReasonCodes)[number]> = {
+  sale: '1000',
+  gift: '1000',
+  sample: '1000',
+  documents: '1000',
+  other: '1000',
+  return: '1040',
+  repair: '2100',
+};
+
+const kg = (grams: number) => ({ value: round(grams / 1000), unit: 'KGM' as const });
+const money = (cents: number, currency: string) => ({ amount: cents / 100, currency });
+
+function customsParty(party: BookingParty) {
+  return {
+    name: cut(party.name, 60),
+    streets: [party.address1, party.address2].filter(present),
+    city: cut(party.city, 35),
+    postalCode: party.postalCode.replace(/\s/g, ''),
+    countryCode: party.countryCode,
+    contacts: {
+      name: cut(party.attention ?? party.name, 60),
+      phoneNo: cut(party.phone ?? '', 50),
+      ...(party.email ? { emailAddress: cut(party.email, 70) } : {}),
+    },
+  };
+}
+
+/**
+ * An export's declaration as PostNord takes it on the booking: a CN22 or CN23 for its postal parcel
+ * (Postpaket Utrikes), the customs invoice for every other product. Values are the declaration's.
+ */
+export function customsOf(
+  request: BookingRequest,
+  account: PostnordAccount,
+  basicServiceCode: string,
+): Pick<PostnordShipment, 'customsInvoice' | 'customsDeclarationCN22' | 'customsDeclarationCN23'> {
+  const customs = request.customs as CustomsDeclaration;
+  const goods = declaredGoods(customs);
+  const grossKg = { value: round(request.parcels.reduce((sum, parcel) => sum + parcel.weightKg, 0)), unit: 'KGM' as const };
+  const totalValue = money(
+    goods.reduce((sum, line) => sum + line.valueCents, 0),
+    customs.currency,
+  );
+  if (basicServiceCode === basicServiceCodes.postpaketUtrikes) {
+    const declaration: PostnordCn22 = {
+      declarationType: 'exportDeclaration',
+      ...(customs.exporter.eoriNumber ? { EORIorPersonalIdNumber: customs.exporter.eoriNumber } : {}),
+      categoryOfItem: { categoryType: [categories[customs.exportReason]], ...(customs.exportReason === 'repair' ? { explanation: 'Repair' } : {}) },
+      detailedDescription: goods.map((line) => ({
+        content: line.description,
+        quantity: { value: line.quantity },
+        grossWeight: kg(line.netGrams),
+        value: money(line.valueCents, line.currency),
+        hsTariffNumber: line.tarrifNumber,
+        countryCode: line.countryOfOrigin,
+      })),
+      totalGrossWeight: grossKg,
+      totalValue,
+    };
+    return postalFormFor(customs) === 'cn22'
+      ? { customsDeclarationCN22: declaration }
+      : { customsDeclarationCN23: { ...declaration, postalCharges: money(0, customs.currency), dateOfPosting: customs.invoiceDate } };
+  }
+  const invoice: PostnordCustomsInvoice = {
+    declarationType: 'invoiceExportDeclaration',
+    type: customs.invoiceKind === 'commercial' ? 'COMMERCIAL' : 'PROFORMA',
+    // PostNord requires the seller's VAT number: one missing is left out, and PostNord's refusal says so.
+    seller: {
+      ...customsParty(request.sender),
+      partyIdentification: { partyId: account.customerNumber, partyIdType: '160' },
+      ...(customs.exporter.vatNumber ? { vatNo: customs.exporter.vatNumber } : {}),
+      ...(customs.exporter.eoriNumber ? { eoriNo: customs.exporter.eoriNumber } : {}),
+    } as PostnordCustomsInvoice['seller'],
+    buyer: customsParty(request.receiver),
+    invoice: {
+      invoiceNo: customs.invoiceNumber,
+      shippingDate: customs.invoiceDate,
+      reasonForExportation: reasonCodes[customs.exportReason],
+      termsOfSale: request.termOfTrade,
+    },
+    detailedDescription: goods.map((line) => ({
+      quantity: line.quantity,
+      hsTariffNumber: line.tarrifNumber,
+      content: line.description,
+      countryOfOrigin: line.countryOfOrigin,
+      netWeight: kg(line.netGrams),
+      itemValue: money(line.valueCents, line.currency),
+      articleNumber: line.sku,
+    })),
+    totalNetWeight: kg(totalNetGrams(goods)),
+    totalGrossWeight: grossKg,
+    totalNumberOfPackages: { value: request.parcels.length },
+    invoiceTotal: totalValue,
+  };
+  return { customsInvoice: invoice };
+}

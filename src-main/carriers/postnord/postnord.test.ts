@@ -552,6 +552,7 @@ describe('PostNord configuration', () => {
       ['postnord_mypack_collect', 'optional'],
       ['postnord_mypack_home', 'none'],
       ['postnord_parcel', 'none'],
+      ['postnord_postpaket_utrikes', 'none'],
       ['postnord_return_drop_off', 'none'],
       ['postnord_return_pickup', 'none'],
     ]);
