@@ -1,6 +1,6 @@
 import type { BookingParty, BookingRequest, CustomsDeclaration, ExportReason } from '../adapter';
 import { declaredGoods, totalNetGrams } from '../customsGoods';
-import { postalFormFor } from '../../domain/customs/postalForm';
+import { postalFormFor } from '../postalForm';
 import {
   additionalServiceCodes as adds,
   basicServiceCodes,

@@ -3,7 +3,7 @@ import type * as registry from '../../carriers/registry';
 import type { BookingRequest, CarrierAdapter } from '../../carriers/adapter';
 import { receiverParty, senderAddressBody, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
 import { hasPoppler, pdfPages, pdfText } from '../../testing/shippingPapers';
-import { CN22_LIMIT_SDR, UNITS_PER_SDR, postalFormFor } from './postalForm';
+import { CN22_LIMIT_SDR, UNITS_PER_SDR, postalFormFor } from '../../carriers/postalForm';
 
 // Two stand-ins built on `local`, so the booking path is the real one: a courier that takes the
 // customs invoice electronically (paperless trade), and a postal operator whose product is postal.

@@ -12,7 +12,7 @@ import type { documentTypes } from '../../../src-shared/schemas/shipment';
 import type { CustomsDeclaration } from '../../carriers/adapter';
 import { renderCn22, renderCn23 } from '../../documents/postalCustomsForm';
 import { hsDigits } from '../customs/declaration';
-import { postalFormFor } from '../customs/postalForm';
+import { postalFormFor } from '../../carriers/postalForm';
 import { orders, shippingRules } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
 import { renderInvoice } from '../../documents/invoice';

@@ -3,7 +3,7 @@
  * worth up to 300 SDR (the IMF's special drawing right); above that, and whenever the value cannot be
  * put in SDR, the CN23, which customs accepts for any value.
  */
-import type { CustomsDeclaration } from '../../carriers/adapter';
+import type { CustomsDeclaration } from './adapter';
 
 export const CN22_LIMIT_SDR = 300;
 
