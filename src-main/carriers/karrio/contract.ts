@@ -104,6 +104,49 @@ export const karrioParcelDataSchema = z.strictObject({
 });
 export type KarrioParcelData = z.infer<typeof karrioParcelDataSchema>;
 
+// ---- customs (CustomsData, CommodityData): "required for the shipment of an international dutiable parcel"
+
+export const karrioContentTypes = ['documents', 'gift', 'sample', 'merchandise', 'return_merchandise', 'other'] as const;
+export const karrioIncoterms = ['CFR', 'CIF', 'CIP', 'CPT', 'DAP', 'DAF', 'DDP', 'DDU', 'DEQ', 'DES', 'EXW', 'FAS', 'FCA', 'FOB'] as const;
+
+export const karrioCommodityDataSchema = z.strictObject({
+  /** The weight of one unit. */
+  weight: z.number(),
+  weight_unit: z.enum(karrioWeightUnits),
+  title: text(200).nullish(),
+  description: text(200).nullish(),
+  quantity: z.number().int().optional(),
+  sku: text(100).nullish(),
+  hs_code: text(100).nullish(),
+  value_amount: z.number().nullish(),
+  value_currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .nullish(),
+  origin_country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+export type KarrioCommodityData = z.infer<typeof karrioCommodityDataSchema>;
+
+export const karrioCustomsDataSchema = z.strictObject({
+  commodities: z.array(karrioCommodityDataSchema),
+  duty: z.looseObject({ paid_by: z.enum(['sender', 'recipient', 'third_party']).nullish(), currency: z.string().nullish() }).nullish(),
+  content_type: z.enum(karrioContentTypes).nullish(),
+  content_description: z.string().nullish(),
+  incoterm: z.enum(karrioIncoterms).nullish(),
+  invoice: text(50).nullish(),
+  invoice_date: z.string().nullish(),
+  commercial_invoice: z.boolean().nullish(),
+  certify: z.boolean().nullish(),
+  signer: text(50).nullish(),
+  /** Karrio's customs options, among them `eori_number` and `vat_registration_number`. */
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+export type KarrioCustomsData = z.infer<typeof karrioCustomsDataSchema>;
+
 export const karrioShipmentDataSchema = z.strictObject({
   shipper: karrioAddressDataSchema,
   recipient: karrioAddressDataSchema,
@@ -114,6 +157,7 @@ export const karrioShipmentDataSchema = z.strictObject({
   services: z.array(z.string()).nullish(),
   options: z.record(z.string(), z.unknown()).optional(),
   reference: text(100).nullish(),
+  customs: karrioCustomsDataSchema.nullish(),
   label_type: z.enum(karrioLabelTypes).optional(),
   is_return: z.boolean().optional(),
   carrier_ids: z.array(z.string()).nullish(),

@@ -212,6 +212,9 @@ function labelZpl(carrierName: string, trackingNumbers: readonly string[], refer
 }
 
 // The smallest valid PNG (1 x 1, white), for a `label_type: PNG` request.
+/** The EU's members, the fake's own list: a shipment between two of them needs no customs. */
+const euCountries = new Set('AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE'.split(' '));
+
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==';
 
 export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<FakeKarrio> {
@@ -253,6 +256,15 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
     if (!(data.service in services)) {
       return errors(400, [
         { code: 'validation', message: `service: '${data.service}' is not a service of the ${connection.carrier_name} connection '${connection.carrier_id}'` },
+      ]);
+    }
+    // An international dutiable parcel needs its customs (Karrio's contract); within the EU none is asked.
+    const crossing =
+      data.shipper.country_code !== data.recipient.country_code &&
+      !(euCountries.has(data.shipper.country_code) && euCountries.has(data.recipient.country_code));
+    if (crossing && !data.customs?.commodities.length) {
+      return errors(400, [
+        { code: 'validation', message: 'customs: customs details with at least one commodity are required for an international dutiable shipment' },
       ]);
     }
     const refusal = switches.carrierRefusal;

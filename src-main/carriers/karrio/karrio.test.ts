@@ -7,6 +7,8 @@ import { carriers, shipments } from '../../db/schema';
 import { carrierCall, unsavedCarrierCall } from '../../domain/carriers/carrierCalls';
 import { seal } from '../../domain/secrets';
 import { bookedShipmentOf } from '../../domain/shipments/bookedShipment';
+import { bookingRequest } from '../../domain/shipments/booking';
+import { loadShipmentRecord } from '../../domain/shipments/repository';
 import { receiverParty, senderAddressBody, startTestServer, type TestServer } from '../../testing/harness';
 import { CarrierFailure } from '../errors';
 import { karrioCarrier } from './adapter';
@@ -428,5 +430,70 @@ describe('failures', () => {
     const { context } = unsavedCarrierCall(t.app, orgId, karrioCarrier, karrioConfig());
     expect(await karrioCarrier.testConnection!(context)).toContain('postnord-main');
     expect(fake.switches.serverError.times).toBe(0);
+  });
+});
+
+describe('customs (issue 21)', () => {
+  it("sends an export's declaration as Karrio's customs, and the fake refuses one booked without it", async () => {
+    await api.call('orgs.update', { params: { id: orgId }, body: { eoriNumber: 'DK12345678', vatNumber: 'DK87654321' } });
+    const carrierId = await karrioCarrierWithProducts({}, 'PostNord via Karrio, export');
+    const shipment = await createShipment(carrierId, {
+      termOfTrade: 'DDP',
+      parties: [receiverParty({ name: 'Kari Nordmann', countryCode: 'NO', postalCode: '0154', city: 'Oslo', address1: 'Karl Johans gate 1' })],
+      parcels: [
+        {
+          ...parcel(1.5),
+          orderLines: [
+            {
+              sku: 'MUG-01',
+              quantity: 2,
+              description: 'Stoneware mug',
+              unitPrice: 120,
+              currency: 'DKK',
+              tarrifNumber: '6912.00',
+              countryOfOrigin: 'DK',
+              weight: 0.35,
+            },
+          ],
+        },
+      ],
+    });
+    const sent = await send(shipment.id);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(lastBody().customs).toEqual({
+      commodities: [
+        {
+          weight: 0.35,
+          weight_unit: 'KG',
+          title: 'Stoneware mug',
+          description: 'Stoneware mug',
+          quantity: 2,
+          sku: 'MUG-01',
+          hs_code: '691200',
+          value_amount: 120,
+          value_currency: 'DKK',
+          origin_country: 'DK',
+        },
+      ],
+      content_type: 'merchandise',
+      incoterm: 'DDP',
+      invoice: `INV-${shipment.reference}`,
+      invoice_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      commercial_invoice: true,
+      certify: true,
+      signer: 'Main warehouse',
+      options: { eori_number: 'DK12345678', vat_registration_number: 'DK87654321' },
+    });
+
+    // Straight to the adapter without the declaration: Karrio refuses an international dutiable parcel.
+    const { adapter, context } = carrierCall(t.app, carrierRow(carrierId));
+    const other = await createShipment(carrierId, { parties: [receiverParty({ countryCode: 'NO', postalCode: '0154', city: 'Oslo' })] });
+    const request = bookingRequest(loadShipmentRecord(t.app.db, orgId, other.id), adapter, context.config);
+    const failure = await adapter.book(context, request).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(CarrierFailure);
+    expect(JSON.stringify((failure as CarrierFailure).errors)).toContain('customs details with at least one commodity are required');
   });
 });

@@ -2,8 +2,11 @@
  * Shipdesk's booking in Karrio's words and Karrio's answers in Shipdesk's: pure functions, so the
  * adapter only sequences calls.
  */
-import type { BookingParcel, BookingParty, BookingRequest, PickupRequest } from '../adapter';
+import type { BookingParcel, BookingParty, BookingRequest, CustomsDeclaration, ExportReason, PickupRequest } from '../adapter';
+import { declaredGoods } from '../customsGoods';
 import {
+  karrioIncoterms,
+  type KarrioCustomsData,
   karrioErrorMessagesSchema,
   karrioErrorResponseSchema,
   karrioOptionSchema,
@@ -80,6 +83,7 @@ export function karrioShipmentData(request: BookingRequest, connectionId: string
     carrier_ids: [connectionId],
     options,
     reference: request.reference,
+    ...(request.customs ? { customs: karrioCustoms(request) } : {}),
     label_type: request.label.format === 'zpl' ? 'ZPL' : 'PDF',
   };
 }
@@ -162,4 +166,49 @@ export function booleanOptions(options: Record<string, unknown>): string[] {
   return Object.entries(options)
     .filter(([, value]) => karrioOptionSchema.safeParse(value).data?.type === 'boolean')
     .map(([key]) => key);
+}
+
+const contentTypes: Record<ExportReason, KarrioCustomsData['content_type']> = {
+  sale: 'merchandise',
+  gift: 'gift',
+  sample: 'sample',
+  documents: 'documents',
+  return: 'return_merchandise',
+  repair: 'other',
+  other: 'other',
+};
+
+/** Incoterms 2020 that Karrio's list lacks (DPU) are left for the connector's default. */
+const incotermOf = (termOfTrade: string) =>
+  (karrioIncoterms as readonly string[]).includes(termOfTrade) ? (termOfTrade as KarrioCustomsData['incoterm']) : null;
+
+/** An export's declaration as Karrio's `customs`: one commodity per kind of goods, each unit's weight and value. */
+export function karrioCustoms(request: BookingRequest): KarrioCustomsData {
+  const customs = request.customs as CustomsDeclaration;
+  const options: Record<string, unknown> = {};
+  if (customs.exporter.eoriNumber) options.eori_number = customs.exporter.eoriNumber;
+  if (customs.exporter.vatNumber) options.vat_registration_number = customs.exporter.vatNumber;
+  return {
+    commodities: declaredGoods(customs).map((goods) => ({
+      weight: goods.unitWeightKg,
+      weight_unit: 'KG',
+      title: goods.description.slice(0, 200),
+      description: goods.description.slice(0, 200),
+      quantity: goods.quantity,
+      sku: goods.sku.slice(0, 100),
+      hs_code: goods.tarrifNumber,
+      value_amount: goods.unitPrice,
+      value_currency: goods.currency,
+      origin_country: goods.countryOfOrigin,
+    })),
+    content_type: contentTypes[customs.exportReason],
+    incoterm: incotermOf(request.termOfTrade),
+    invoice: customs.invoiceNumber.slice(0, 50),
+    invoice_date: customs.invoiceDate,
+    // The invoice is made here (or by the connector where the carrier takes it); the booking says it exists.
+    commercial_invoice: customs.invoiceKind === 'commercial',
+    certify: true,
+    signer: request.sender.name.slice(0, 50),
+    options,
+  };
 }
