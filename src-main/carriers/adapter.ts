@@ -312,6 +312,11 @@ export interface CarrierAdapter {
    * in `request.customs.invoice`. Absent or false: the invoice travels on paper.
    */
   paperlessInvoice?: (config: CarrierConfig) => boolean;
+  /**
+   * True when the carrier's booking takes no customs data at all (GLS ShipIT): an export's customs
+   * invoice is then always made here, to travel printed with the parcel (issue 21).
+   */
+  customsOnPaper?: boolean;
   /** Books a collection with the carrier; absent: the carrier has no pickup booking through its API. */
   bookPickup?: (context: CarrierCallContext, request: PickupRequest) => Promise<PickupBooking>;
   /** Cancels a booked collection; absent: it cannot be cancelled through the API. */

@@ -303,6 +303,8 @@ async function testConnection(context: CarrierCallContext): Promise<string> {
 
 export const glsCarrier: CarrierAdapter = {
   slug: GLS_SLUG,
+  // ShipIT's shipment has no customs fields: an export's invoice is printed and goes with the parcel.
+  customsOnPaper: true,
   describe: {
     name: 'GLS',
     group: 'Parcel carriers',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hasPoppler, pdfText } from '../../testing/shippingPapers';
 import { receiverParty, senderAddressBody, startTestServer, type TestServer } from '../../testing/harness';
 import { eq, inArray } from 'drizzle-orm';
 import { carriers, shipments } from '../../db/schema';
@@ -215,6 +216,42 @@ describe('GLS booking', () => {
       message: 'Invalid field Shipment.Service.ShopDelivery.ParcelShopID. Value GLS_DE-2769999999 is not a valid value. ParcelShop not found.',
     });
     expect(bookingsOf(unknownShop.reference)).toHaveLength(0);
+  });
+});
+
+describe('GLS exports (issue 21)', () => {
+  it('ShipIT takes no customs data: the commercial invoice is made here to travel printed, with the declared values', async () => {
+    expect((await t.request('PUT', orgPath(), { body: { eoriNumber: 'DE123456789012345' } })).status).toBe(200);
+    const zurich = {
+      type: 'receiver',
+      name: 'Heidi Muster',
+      address1: 'Bahnhofstrasse 1',
+      postalCode: '8001',
+      city: 'Zürich',
+      countryCode: 'CH',
+      phone: '+41441234567',
+    };
+    const line = {
+      sku: 'MUG-01',
+      quantity: 2,
+      description: 'Stoneware mug',
+      unitPrice: 12.5,
+      currency: 'EUR',
+      tarrifNumber: '6912.00',
+      countryOfOrigin: 'DE',
+      weight: 0.35,
+    };
+    const shipment = await createShipment({ receiver: zurich, extra: { parcels: [{ ...parcel(1.5), orderLines: [line] }] } });
+    const res = await send(shipment.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.documents.map((doc: { documentType: string }) => doc.documentType)).toEqual(['label', 'commercial_invoice']);
+    expect(JSON.stringify(lastBody().Shipment)).not.toMatch(/691200|Stoneware/);
+    if (hasPoppler) {
+      const invoice = res.body.documents.find((doc: { documentType: string }) => doc.documentType === 'commercial_invoice');
+      const text = pdfText(Buffer.from(invoice.content, 'base64'));
+      expect(text).toContain('DE123456789012345');
+      expect(text).toMatch(/Stoneware mug\s+MUG-01\s+691200\s+DE\s+2\s+12\.50\s+EUR\s+25\.00\s+0\.700/);
+    }
   });
 });
 

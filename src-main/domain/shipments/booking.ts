@@ -271,7 +271,14 @@ export function beginBooking(
       tx,
       record,
       { carrierName: carrier.row.name, productName: carrier.productName },
-      customs ? { declaration: customs, postal: carrier.postal, paperless: carrier.adapter.paperlessInvoice?.(carrier.config) === true } : null,
+      customs
+        ? {
+            declaration: customs,
+            postal: carrier.postal,
+            paperless: carrier.adapter.paperlessInvoice?.(carrier.config) === true,
+            onPaper: carrier.adapter.customsOnPaper === true,
+          }
+        : null,
     ),
   };
 }

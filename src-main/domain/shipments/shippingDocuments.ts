@@ -41,6 +41,8 @@ export interface CustomsPapers {
   declaration: CustomsDeclaration;
   postal: boolean;
   paperless: boolean;
+  /** The carrier takes no customs data: the invoice must travel printed. */
+  onPaper: boolean;
 }
 
 export interface RenderedShippingDocument {
@@ -134,6 +136,7 @@ export function planShippingDocuments(
       paperlessInvoice = invoiceType;
       ask(invoiceType, `${carrier.carrierName} takes electronically (paperless trade)`);
     }
+    if (customs.onPaper) ask(invoiceType, `${carrier.carrierName} takes no customs data with the booking, so this export needs`);
     if (customs.postal) ask(postalFormFor(customs.declaration), `This export by a postal product needs`);
   }
   if (types.length === 0) return null;
