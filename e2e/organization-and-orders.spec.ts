@@ -24,14 +24,17 @@ test('organization details saved on the settings screen name the sender of new s
   const main = page.getByRole('main');
   const heading = main.getByRole('heading', { level: 1 });
 
-  await test.step('organization: company name and currency saved', async () => {
+  await test.step('organization: company name, currency and EORI number saved', async () => {
     await page.goto('/#/settings/organization');
     await expect(heading).toHaveText('Organization');
     await main.getByLabel('Company name').fill('Fjord Trading ApS');
     await main.getByLabel('Currency').selectOption('EUR');
+    // Typed as a person copies it from a letter: spaces and lower case are tidied.
+    await main.getByLabel('EORI number').fill('dk 1234 5678');
     await main.getByRole('button', { name: 'Save organization' }).click();
     await expect(main.getByRole('status').filter({ hasText: /^Saved / })).toBeVisible();
-    expect(await call('GET', '')).toMatchObject({ id: orgId, companyName: 'Fjord Trading ApS', currency: 'EUR' });
+    expect(await call('GET', '')).toMatchObject({ id: orgId, companyName: 'Fjord Trading ApS', currency: 'EUR', eoriNumber: 'DK12345678' });
+    await expect(main.getByLabel('EORI number')).toHaveValue('DK12345678');
   });
 
   await test.step('a new shipment without a sender party is sent in the company’s name', async () => {

@@ -345,8 +345,12 @@ test.describe('a packing station at 1024 × 768', () => {
         orderChannelId: channel.id,
         customerName: 'Kari Nordmann',
         shippingAddress: { name: 'Kari Nordmann', address1: 'Storgata 1', postalCode: '0155', city: 'Oslo', countryCode: 'NO' },
-        orderLines: [{ name: 'Stoneware mug', sku: 'MUG-01', quantity: 1, weight: 0.4 }],
+        orderLines: [
+          { name: 'Stoneware mug', sku: 'MUG-01', quantity: 1, weight: 0.4, unitPrice: 120, currency: 'DKK', hsCode: '6912.00', countryOfOrigin: 'DK' },
+        ],
       });
+      // Oslo is an export: customs needs the exporter's EORI number (issue 21).
+      await call('PUT', '', { eoriNumber: 'DK12345678' });
       await scan(page, 'N-3001');
       await expect(result).toContainText('shipment made by rule “Norway, no printing”, not sent yet');
       await page.keyboard.press('Enter');

@@ -20,6 +20,8 @@ test('print all: the label to the label printer, the A4 papers to the A4 printer
       email: 'per@print.example',
       password: 'a long password',
     });
+    // Oslo is an export: the exporter's EORI number and each line's customs data (issue 21).
+    await api('PUT', '', { eoriNumber: 'DK12345678' });
     const address = await api('POST', '/sender-addresses', { name: 'Hall 1', address1: 'Havnevej 2', zipcode: '8000', city: 'Aarhus', countryCode: 'DK' });
     const carrier = await api('POST', '/carriers', { name: 'Own trucks', carrierSlug: 'local', config: {}, senderAddressId: address.id });
     await api('POST', '/printers', { name: 'Zebra desk 1', driver: 'file', target: labelsDir, format: 'pdf', labelSize: '100X150', isDefault: true });
@@ -44,7 +46,9 @@ test('print all: the label to the label printer, the A4 papers to the A4 printer
           weight: 2,
           weightUnit: 'kg',
           dimensions: { length: 30, width: 20, height: 10 },
-          orderLines: [{ sku: 'MUG-01', quantity: 2, description: 'Mug', unitPrice: 50, currency: 'DKK' }],
+          orderLines: [
+            { sku: 'MUG-01', quantity: 2, description: 'Mug', unitPrice: 50, currency: 'DKK', tarrifNumber: '6912.00', countryOfOrigin: 'DK', weight: 0.4 },
+          ],
         },
       ],
     });

@@ -9,7 +9,7 @@ export interface Seeded {
   orgId: string;
   token: string;
   /** A call to `/orgs/{orgId}{path}` that must succeed; answers the parsed body. */
-  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, data?: unknown): Promise<any>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, data?: unknown): Promise<any>;
 }
 
 export async function seedOrganization(request: APIRequestContext, owner: { orgName: string; name: string; email: string; password: string }): Promise<Seeded> {

@@ -66,6 +66,7 @@ const fieldWords: Record<string, string> = {
   state: 'state or region',
   slug: 'short name (slug)',
   vatNumber: 'VAT number',
+  eoriNumber: 'EORI number',
   trackingPrefix: 'tracking number prefix',
   trackingUrlTemplate: 'tracking page URL',
   target: 'queue, address or folder',

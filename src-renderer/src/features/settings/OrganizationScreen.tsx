@@ -17,6 +17,7 @@ type OrgDraft = {
       | 'slug'
       | 'description'
       | 'vatNumber'
+      | 'eoriNumber'
       | 'billingEmail'
       | 'companyName'
       | 'addressLine1'
@@ -35,6 +36,7 @@ function draftOf(org: Organization): OrgDraft {
     description: org.description ?? '',
     currency: org.currency,
     vatNumber: org.vatNumber ?? '',
+    eoriNumber: org.eoriNumber ?? '',
     billingEmail: org.billingEmail ?? '',
     companyName: org.companyName ?? '',
     addressLine1: org.addressLine1 ?? '',
@@ -124,6 +126,8 @@ function OrganizationForm({ org }: { org: Organization }) {
           description: draft.description.trim(),
           currency: draft.currency,
           vatNumber: emptyToNull(draft.vatNumber),
+          // Customs systems take it upper case without spaces: typed "dk 1234 5678" is meant as DK12345678.
+          eoriNumber: emptyToNull(draft.eoriNumber.replace(/\s/g, '').toUpperCase()),
           billingEmail: emptyToNull(draft.billingEmail),
           companyName: emptyToNull(draft.companyName),
           addressLine1: emptyToNull(draft.addressLine1),
@@ -191,6 +195,9 @@ function OrganizationForm({ org }: { org: Organization }) {
           </Field>
           <Field label="VAT number" error={errors.vatNumber}>
             <input {...text('vatNumber')} />
+          </Field>
+          <Field label="EORI number" error={errors.eoriNumber} hint="Your export identifier, printed on customs papers and sent with exports">
+            <input {...text('eoriNumber')} />
           </Field>
           <Field label="Billing email" error={errors.billingEmail}>
             <input type="email" {...text('billingEmail')} autoComplete="email" />

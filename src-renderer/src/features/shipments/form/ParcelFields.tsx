@@ -137,6 +137,13 @@ function OrderLineFields({
           <CountryPicker name={`${path}.countryOfOrigin`} value={line.countryOfOrigin} onChange={(countryOfOrigin) => onChange({ ...line, countryOfOrigin })} />
         </Field>
         {text('tarrifNumber', 'Tariff number (HS)')}
+        <NumberInput
+          label="Net weight per unit (kg)"
+          path={`${path}.weight`}
+          value={line.weight}
+          errors={errors}
+          onChange={(value) => onChange({ ...line, weight: value })}
+        />
         <div className="line-remove">
           <button type="button" onClick={onRemove} aria-label={`Remove ${title.toLowerCase()}`}>
             Remove

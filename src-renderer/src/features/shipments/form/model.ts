@@ -47,6 +47,8 @@ export interface OrderLineForm {
   currency: string;
   countryOfOrigin: string;
   tarrifNumber: string;
+  /** Net weight of one unit in kg, for customs; '' when not known. */
+  weight: string;
   /** Not edited here, kept as they were. */
   vatPercent: string;
   location: string;
@@ -118,6 +120,7 @@ export const emptyOrderLine = (): OrderLineForm => ({
   currency: '',
   countryOfOrigin: '',
   tarrifNumber: '',
+  weight: '',
   vatPercent: '',
   location: '',
 });
@@ -165,6 +168,7 @@ function parcelForm(parcel: Parcel): ParcelForm {
       currency: line.currency,
       countryOfOrigin: line.countryOfOrigin,
       tarrifNumber: line.tarrifNumber,
+      weight: line.weight === null ? '' : asText(line.weight),
       vatPercent: asText(line.vatPercent),
       location: line.location,
     })),
@@ -284,6 +288,8 @@ function parcelBody(parcel: ParcelForm, index: number, numbers: NumberReader): P
         currency: code(line.currency),
         countryOfOrigin: code(line.countryOfOrigin),
         tarrifNumber: optionalText(line.tarrifNumber),
+        // Emptied on a kept line it is cleared; on a new line it is simply not given.
+        weight: line.weight.trim() === '' ? (line.id ? null : undefined) : numbers.optional(line.weight, `${lineAt}.weight`),
         vatPercent: numbers.optional(line.vatPercent, `${lineAt}.vatPercent`),
         location: optionalText(line.location),
       };
