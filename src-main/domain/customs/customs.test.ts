@@ -312,6 +312,50 @@ describe('papers of an export', () => {
   });
 });
 
+describe('unit weight on parcel order lines', () => {
+  it('is filled from the order line on an order-based create, in kg, and kept by a PATCH that leaves it out', async () => {
+    const channel = await t.request('POST', `${orgPath()}/order-channels`, { body: { name: 'Shop', type: 'manual', config: {} } });
+    const order = await t.request('POST', `${orgPath()}/orders`, {
+      body: {
+        orderNumber: 'EXP-1',
+        orderChannelId: channel.body.id,
+        shippingAddress: { name: 'Kari Nordmann', address1: 'Karl Johans gate 1', postalCode: '0154', city: 'Oslo', countryCode: 'NO' },
+        orderLines: [
+          {
+            name: 'Stoneware mug',
+            sku: 'MUG-01',
+            quantity: 2,
+            weight: 400,
+            weightUnit: 'g',
+            unitPrice: 120,
+            currency: 'DKK',
+            hsCode: '6912.00',
+            countryOfOrigin: 'DK',
+          },
+        ],
+      },
+    });
+    expect(order.status).toBe(201);
+    const made = await t.request('POST', `${orgPath()}/orders/${order.body.id}/shipments`, {
+      body: { carrierId: carriers.local, productId: 'local_parcel', senderAddressId },
+    });
+    expect(made.status).toBe(201);
+    const [line] = made.body.parcels[0].orderLines;
+    expect(line).toMatchObject({ sku: 'MUG-01', weight: 0.4, tarrifNumber: '6912.00', countryOfOrigin: 'DK' });
+
+    // A script sends the parcels back without the weight: the kept line keeps it.
+    const { weight: _weight, ...withoutWeight } = line;
+    const parcel = made.body.parcels[0];
+    const patched = await t.request('PATCH', `${shipmentsPath()}/${made.body.id}`, {
+      body: { parcels: [{ id: parcel.id, weight: parcel.weight, weightUnit: parcel.weightUnit, dimensions: parcel.dimensions, orderLines: [withoutWeight] }] },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.parcels[0].orderLines[0].weight).toBe(0.4);
+    // The order brought everything customs needs: it is sent as it is.
+    expect((await send(made.body.id)).status).toBe(200);
+  });
+});
+
 describe('CN22 or CN23', () => {
   it('CN22 up to 300 SDR by the table, CN23 above it and for a currency the table lacks', () => {
     const limitInDkk = CN22_LIMIT_SDR * (UNITS_PER_SDR.DKK as number);
