@@ -197,6 +197,9 @@ export function ParcelsCard({
                   </th>
                   <th scope="col">Origin</th>
                   <th scope="col">Tariff number</th>
+                  <th scope="col" className="numeric">
+                    Net kg per unit
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -210,6 +213,7 @@ export function ParcelsCard({
                     <td className="numeric">{line.currency ? `${line.unitPrice} ${line.currency}` : line.unitPrice || ''}</td>
                     <td>{line.countryOfOrigin}</td>
                     <td>{line.tarrifNumber}</td>
+                    <td className="numeric">{line.weight ?? ''}</td>
                   </tr>
                 ))}
               </tbody>
