@@ -8,6 +8,7 @@ import {
   orderText,
   partyLines,
   writePaperPdf,
+  type CustomsPaperData,
   type PaperLine,
   type ShippingPaperData,
 } from './paper';
@@ -85,6 +86,16 @@ export function totalsByCurrency(lines: readonly InvoiceLine[]): { currency: str
   return [...totals].map(([currency, cents]) => ({ currency, cents }));
 }
 
+const reasonWords: Record<CustomsPaperData['exportReason'], string> = {
+  sale: 'Sale of goods',
+  gift: 'Gift',
+  sample: 'Commercial sample',
+  documents: 'Documents',
+  return: 'Returned goods',
+  repair: 'Repair',
+  other: 'Other',
+};
+
 /** Kilograms with three decimals, from grams, as customs forms state net weight. */
 export function formatNetKg(grams: number): string {
   return (grams / 1000).toFixed(3);
@@ -123,7 +134,7 @@ export async function renderInvoice(data: ShippingPaperData, kind: InvoiceKind):
     details.push(
       ['Exporter EORI', customs.exporter.eoriNumber ?? '-'],
       ['Exporter VAT no.', customs.exporter.vatNumber ?? '-'],
-      ['Reason for export', customs.exportReason],
+      ['Reason for export', reasonWords[customs.exportReason]],
     );
   }
   // 100 points: "Tracking number" in DejaVu Sans Bold, wider than Helvetica, still fits.

@@ -235,7 +235,17 @@ describe('papers of an export', () => {
     expect(sent.body.errors).toEqual([]);
     if (hasPoppler) {
       const text = pdfText(bytes(kept[0]));
-      for (const expected of ['Commercial invoice', `INV-${shipment.reference}`, 'Exporter EORI', 'DK12345678', 'DK87654321', 'Net kg', '0.700', '240.00']) {
+      for (const expected of [
+        'Commercial invoice',
+        `INV-${shipment.reference}`,
+        'Exporter EORI',
+        'DK12345678',
+        'DK87654321',
+        'Sale of goods',
+        'Net kg',
+        '0.700',
+        '240.00',
+      ]) {
         expect(text).toContain(expected);
       }
     }
