@@ -400,6 +400,23 @@ describe('DHL Express paperless trade', () => {
     expect(lastBody().documentImages[0].typeCode).toBe('PNV');
   });
 
+  it('through send: the invoice made before the call is the one DHL gets and the one kept with the shipment', async () => {
+    const paperless = await createCarrier('DHL paperless via send', { paperlessTrade: true });
+    const shipment = await exportShipment({ carrier: paperless });
+    const res = await send(shipment.id);
+    expect(res.status).toBe(200);
+    const body = lastBody();
+    expect(body.valueAddedServices).toEqual([{ serviceCode: 'WY' }]);
+    expect(body.documentImages).toHaveLength(1);
+    const stored = t.app.db.$client
+      .prepare("SELECT content FROM documents WHERE shipment_id = ? AND document_type = 'commercial_invoice'")
+      .all(shipment.id) as { content: Buffer }[];
+    // Made once: the same bytes went to DHL and are the shipment's document.
+    expect(stored).toHaveLength(1);
+    expect(body.documentImages[0]).toEqual({ typeCode: 'INV', imageFormat: 'PDF', content: stored[0]!.content.toString('base64') });
+    expect(bookingsOf(shipment.reference)).toHaveLength(1);
+  });
+
   it('without paperless trade, or without an invoice made, nothing is sent electronically', async () => {
     const { adapter, context } = callFor(carrierId);
     expect(adapter.paperlessInvoice!(context.config)).toBe(false);

@@ -443,6 +443,25 @@ describe('UPS booking', () => {
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.json)).toContain(`Document ${'X'.repeat(26)} was not found in Forms History`);
   });
+
+  it('through send: the invoice made before the call is the one uploaded to UPS and the one kept with the shipment', async () => {
+    const paperless = await createCarrier('UPS paperless via send', { paperlessInvoice: true });
+    const shipment = await createShipment({ carrier: paperless, productId: '65', receiver: norwegian, parcels: [parcel(2, [teapot])] });
+    t.app.db.$client.prepare("UPDATE parcel_order_lines SET unit_weight_kg = 0.6 WHERE sku = 'TEA-1'").run();
+    const uploadsBefore = fake.state.counts.paperlessUpload;
+    const res = await send(shipment.id);
+    expect(res.status).toBe(200);
+    expect(fake.state.counts.paperlessUpload).toBe(uploadsBefore + 1);
+    const forms = lastBody().ShipmentRequest.Shipment.ShipmentServiceOptions.InternationalForms;
+    expect(forms.FormType).toEqual(['07']);
+    const uploaded = fake.state.documents.get(forms.UserCreatedForm.DocumentID[0]);
+    const stored = t.app.db.$client
+      .prepare("SELECT content FROM documents WHERE shipment_id = ? AND document_type = 'commercial_invoice'")
+      .all(shipment.id) as { content: Buffer }[];
+    // Made once: the same bytes went to UPS and are the shipment's document.
+    expect(stored).toHaveLength(1);
+    expect(uploaded?.content.equals(stored[0]!.content)).toBe(true);
+  });
 });
 
 describe('UPS refusals and failures', () => {
