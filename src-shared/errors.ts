@@ -37,6 +37,8 @@ export const errorStatus = {
   ORG_SLUG_EXISTS: 409,
   IDEMPOTENCY_CONFLICT: 409,
   CONFLICT: 409,
+  /** A close-out with no dispatched shipment waiting to be handed over (issue 21). */
+  NOTHING_TO_CLOSE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PARCEL_INVALID_SPLIT: 422,

@@ -17,6 +17,7 @@ import { shipmentOperations } from './api/shipments';
 import { printingOperations } from './api/printing';
 import { bulkShipmentOperations } from './api/bulkShipments';
 import { pickupOperations } from './api/pickups';
+import { closeOutOperations } from './api/closeOuts';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
@@ -40,6 +41,7 @@ export const operations = [
   ...printingOperations,
   ...bulkShipmentOperations,
   ...pickupOperations,
+  ...closeOutOperations,
 ];
 
 export type Operations = typeof operations;

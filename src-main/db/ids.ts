@@ -25,6 +25,7 @@ export const idPrefixes = {
   log: 'log',
   pickup: 'pck',
   dailyPickup: 'dpk',
+  closeOut: 'clo',
 } as const;
 export type IdKind = keyof typeof idPrefixes;
 

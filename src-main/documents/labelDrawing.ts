@@ -190,8 +190,8 @@ export const num = (value: number): string => String(Math.round(value * 100) / 1
  */
 const PIXELS_PER_MODULE = 8;
 
-/** Adds the barcode image to the page and returns the operators that draw it. */
-function drawBarcode(doc: PDFDocument, page: PDFPage, barcode: BarcodeItem, pageHeight: number): string {
+/** Adds the barcode image to the page and returns the operators that draw it (labels and A4 papers alike). */
+export function drawBarcode(doc: PDFDocument, page: PDFPage, barcode: BarcodeItem, pageHeight: number): string {
   const modules = barcode.symbolModules + 2 * QUIET_MODULES;
   // One byte is 8 one-bit pixels, so with 8 pixels per module each module is one byte: 00 black, ff white.
   const row = new Uint8Array(modules).fill(0xff);

@@ -2,7 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { PDFDocument, type PDFFont } from 'pdf-lib';
 import { cleanText, fontsFor, toCharacterSet, type DocumentFonts } from './documentFonts';
 import { ELLIPSIS, formatDate, formatWeight } from './label';
-import { num } from './labelDrawing';
+import { QUIET_MODULES, drawBarcode, encodeCode128, num, type BarcodeItem } from './labelDrawing';
 import { POINTS_PER_MM, labelDimensions } from './labelSizes';
 
 /**
@@ -128,6 +128,8 @@ interface RuleItem {
 interface Page {
   texts: TextItem[];
   rules: RuleItem[];
+  /** Code 128 barcodes (the handover list's tracking numbers), drawn as on a label. */
+  barcodes: BarcodeItem[];
 }
 
 export interface TableColumn {
@@ -147,7 +149,7 @@ export class PaperLayout {
   readonly pages: Page[] = [];
   /** Points from the top of the current page. */
   y: number;
-  private page: Page = { texts: [], rules: [] };
+  private page: Page = { texts: [], rules: [], barcodes: [] };
   readonly margin: number;
   readonly contentWidth: number;
 
@@ -177,7 +179,7 @@ export class PaperLayout {
   }
 
   newPage(): void {
-    this.page = { texts: [], rules: [] };
+    this.page = { texts: [], rules: [], barcodes: [] };
     this.pages.push(this.page);
     this.y = this.margin;
     this.continuedHeader(this);
@@ -273,6 +275,17 @@ export class PaperLayout {
       width: options.width ?? this.contentWidth,
       align: options.align ?? 'left',
     });
+  }
+
+  /**
+   * A Code 128 barcode of `data` at the cursor (it does not move it), as wide as its modules need up to
+   * `maxWidth`, with its quiet zones inside that width. Throws LabelRenderError for text Code 128 cannot carry.
+   */
+  barcode(data: string, options: { x: number; height: number; maxWidth: number; maxModuleWidth: number }): void {
+    const bars = encodeCode128(data);
+    const symbolModules = bars.reduce((sum, width) => sum + width, 0);
+    const moduleWidth = Math.min(options.maxModuleWidth, options.maxWidth / (symbolModules + 2 * QUIET_MODULES));
+    this.page.barcodes.push({ data, bars, symbolModules, x: options.x, top: this.y, height: options.height, moduleWidth });
   }
 
   /** A horizontal line across `width` at the cursor. */
@@ -457,6 +470,7 @@ export async function writePaperPdf(
       const baseline = heightPt - item.top - item.size * 0.76;
       content.push(`BT ${fontKeys.get(font)} ${num(item.size)} Tf ${num(x)} ${num(baseline)} Td ${font.encodeText(item.text).toString()} Tj ET`);
     }
+    for (const barcode of laidOut.barcodes) content.push(drawBarcode(doc, page, barcode, heightPt));
     content.push('Q');
     const stream = doc.context.stream(deflateSync(Buffer.from(content.join('\n'), 'latin1')), { Filter: 'FlateDecode' });
     page.node.addContentStream(doc.context.register(stream));

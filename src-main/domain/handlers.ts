@@ -19,6 +19,7 @@ import { printingHandlers } from './printing/handlers';
 import { trackingHandlers } from './tracking/handlers';
 import { bulkShipmentHandlers } from './shipments/bulkHandlers';
 import { pickupHandlers } from './pickups/handlers';
+import { closeOutHandlers } from './closeOuts/handlers';
 
 /**
  * Every operation of the table has exactly one handler, beside its resource's rules
@@ -45,4 +46,5 @@ export const handlers = {
   ...trackingHandlers,
   ...bulkShipmentHandlers,
   ...pickupHandlers,
+  ...closeOutHandlers,
 } satisfies HandlerMap;

@@ -6,7 +6,6 @@
  */
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
-import type { PrinterDriver } from '../../../src-shared/schemas/printing';
 import {
   maxOrdersOf,
   type OrderPaperKind,
@@ -20,11 +19,9 @@ import { orderLines, orders } from '../../db/schema';
 import type { ReadDb } from '../../db/tx';
 import { renderPackingSlips, type PackingSlip } from '../../documents/packingSlip';
 import { pickListRows, renderPickList } from '../../documents/pickList';
-import { PrintError } from '../../printing/driver';
-import { printingOf } from '../../printing/services';
 import { findCarrierRow } from '../carriers/carrierRows';
 import { findOrgRow } from '../orgs/orgs';
-import { defaultPrinterRow, findPrinterRow } from '../printing/printers';
+import { printPaperPdf } from '../printing/paperPrint';
 import { matchShippingRules } from '../shippingRules/match';
 import { liveShippingRuleRow } from '../shippingRules/rules';
 import type { OrderRow } from '../shipments/fromOrder';
@@ -194,51 +191,30 @@ export async function packingSlips(app: AppContext, orgId: string, input: OrderP
   return { contentType: 'application/pdf', data: pdf, filename: `packing-slips-${fileDate(app)}.pdf` };
 }
 
-/**
- * Prints one of the papers on a PDF printer (the one named, else the organization's default PDF
- * printer). Like a test label it is not a print job, which needs a shipment's document: a printer
- * that does not take it is 422 PRINTER_OFFLINE with the driver's words, and nothing is stored.
- */
+/** Prints one of the papers on a PDF printer (printing/paperPrint.ts); nothing is stored. */
 async function printPaper(
   app: AppContext,
   orgId: string,
   input: OrderPaperPrintInput,
   paper: { name: string; render: typeof pickListPdf },
 ): Promise<OrderPaperPrintResult> {
-  const printer = input.printerId ? findPrinterRow(app.db, orgId, input.printerId) : defaultPrinterRow(app.db, orgId, 'pdf');
-  if (!printer)
-    throw new ApiError('PRINTER_OFFLINE', `There is no default PDF printer to print the ${paper.name} on; choose a printer or make one the default for PDF`);
-  if (printer.format !== 'pdf') {
-    throw new ApiError('VALIDATION_FAILED', `Printer '${printer.name}' prints ZPL labels; the ${paper.name} is an A4 PDF, so choose a PDF printer`, {
-      details: [{ path: 'body.printerId', message: `'${printer.name}' prints ZPL labels; choose a PDF printer` }],
-    });
-  }
-  const { printerId: _printerId, copies, ...selection } = input;
-  const { pdf, pageCount, orderCount } = await paper.render(app, orgId, selection);
-  const printedAt = app.now().toISOString();
-  try {
-    await printingOf(app).drivers[printer.driver as PrinterDriver].print(pdf, {
-      format: 'pdf',
-      size: 'A4',
-      copies: copies ?? 1,
-      target: printer.target,
-      // The time makes each print its own spooler title and hot-folder file.
-      jobName: `Shipdesk-${paper.name.replace(/ /g, '-')}-${printedAt.replace(/[^0-9]/g, '')}`,
-      printJobId: printer.id,
-      attempt: 1,
-    });
-  } catch (failure) {
-    if (failure instanceof PrintError) throw new ApiError('PRINTER_OFFLINE', `Printer '${printer.name}' did not take the ${paper.name}: ${failure.message}`);
-    throw failure;
-  }
-  const pages = `${pageCount} page${pageCount === 1 ? '' : 's'}`;
+  const { printerId, copies, ...selection } = input;
+  let orderCount = 0;
+  const printed = await printPaperPdf(app, orgId, {
+    printerId,
+    copies,
+    name: paper.name,
+    render: async () => {
+      const rendered = await paper.render(app, orgId, selection);
+      orderCount = rendered.orderCount;
+      return rendered.pdf;
+    },
+  });
+  const pages = `${printed.pageCount} page${printed.pageCount === 1 ? '' : 's'}`;
   return {
-    printerId: printer.id,
-    printerName: printer.name,
+    ...printed,
     orderCount,
-    pageCount,
-    printedAt,
-    message: `The ${paper.name} of ${orderCount} order${orderCount === 1 ? '' : 's'} (${pages}) went to '${printer.name}'.`,
+    message: `The ${paper.name} of ${orderCount} order${orderCount === 1 ? '' : 's'} (${pages}) went to '${printed.printerName}'.`,
   };
 }
 

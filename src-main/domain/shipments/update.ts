@@ -21,6 +21,7 @@ import { findShippingRuleRow, ruleCarrierChoice } from '../shippingRules/rules';
 import { findShippableOrderRow } from './fromOrder';
 import { withSenderParty } from './create';
 import { assertActionAllowed, assertBookingOutcomeKnown, assertTransition } from './lifecycle';
+import { assertNotHandedOver, handedOverIn } from '../closeOuts/handedOver';
 import {
   findShipmentRow,
   loadShipmentRecords,
@@ -160,6 +161,7 @@ export async function cancelShipment(app: AppContext, orgId: string, shipmentId:
   const row = findShipmentRow(app.db, orgId, shipmentId);
   assertActionAllowed('cancel', shipmentId, row.status as ShipmentStatus);
   assertBookingOutcomeKnown(row, 'be cancelled');
+  assertNotHandedOver(app.db, row);
   const voided = (row.status === 'dispatched' || row.status === 'partly_dispatched') && row.trackingNumber ? await voidBooking(app, orgId, row) : null;
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
@@ -174,7 +176,15 @@ export async function cancelShipment(app: AppContext, orgId: string, shipmentId:
       : voided?.result.voided === false
         ? `Cancelled here only: ${voided.result.instruction}`
         : `Cancelled; booking ${current.trackingNumber} voided`;
-    recordActivity(tx, now, shipmentId, 'cancelled', description);
+    // Handed over while the carrier voided it: the void stands, so the cancel does too, and says so.
+    const handedOver = handedOverIn(tx, shipmentId);
+    recordActivity(
+      tx,
+      now,
+      shipmentId,
+      'cancelled',
+      handedOver ? `${description}; it had just been handed over in close-out ${handedOver.closeOutId}: strike it from that handover list` : description,
+    );
     const shipment = readShipment(tx, orgId, shipmentId);
     emitEvent(tx, now, orgId, 'shipment.cancelled', shipment);
     recomputeOrder(tx, now, current.orderId);
