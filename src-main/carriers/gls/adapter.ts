@@ -6,6 +6,8 @@ import type {
   BookingResult,
   CarrierAdapter,
   CarrierCallContext,
+  CloseOutRequest,
+  CloseOutResult,
   LabelDocument,
   LabelSpec,
   ServicePointQuery,
@@ -22,6 +24,7 @@ import {
   TRACK_BATCH_LIMIT,
   cancelParcelResponseSchema,
   createParcelsResponseSchema,
+  endOfDayResponseSchema,
   findParcelsResponseSchema,
   glsOrigins,
   glsPaths,
@@ -295,6 +298,30 @@ async function servicePoints(context: CarrierCallContext, query: ServicePointQue
   return servicePointsOf(readAnswer(response, parcelShopListSchema, 'searching ParcelShops', false).ParcelShop, query.limit);
 }
 
+/**
+ * ShipIT's end of day for each shipping date among the shipments handed over (a close-out may take
+ * shipments booked on earlier days). GLS answers with its report of that date and no id or document of
+ * its own, so the handover list made here is the paper. Asking for a date's report again changes
+ * nothing, so the call may be retried.
+ */
+async function closeOut(context: CarrierCallContext, request: CloseOutRequest): Promise<CloseOutResult> {
+  const today = context.now.toISOString().slice(0, 10);
+  const dates = [...new Set(request.shipments.map((shipment) => shipment.bookedAt?.slice(0, 10) ?? today))].sort();
+  for (const date of dates) {
+    const response = await glsCall(context, {
+      operation: 'closeOut',
+      method: 'POST',
+      url: url(context, glsPaths.endOfDay),
+      query: { date },
+      headers: shipItHeaders(false),
+      idempotent: true,
+    });
+    if (response.status >= 400) throw glsFailure(response, `closing the day ${date}`);
+    readAnswer(response, endOfDayResponseSchema, `closing the day ${date}`, false);
+  }
+  return { carrierReference: null, document: null };
+}
+
 async function testConnection(context: CarrierCallContext): Promise<string> {
   await glsToken(context, true);
   const system = isTestMode(context.config) ? 'sandbox' : 'production system';
@@ -323,4 +350,5 @@ export const glsCarrier: CarrierAdapter = {
   void: voidBooking,
   track,
   servicePoints,
+  closeOut,
 };

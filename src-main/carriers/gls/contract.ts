@@ -22,6 +22,8 @@ export const glsPaths = {
   reprint: '/shipit-farm/v1/backend/rs/shipments/reprintparcel',
   findParcels: '/shipit-farm/v1/backend/rs/tracking/parcels',
   parcelShopsByAddress: '/shipit-farm/v1/backend/rs/parcelshop/address',
+  /** The end-of-day report of one shipping date (`?date=YYYY-MM-DD`), POST without a body. */
+  endOfDay: '/shipit-farm/v1/backend/rs/shipments/endofday',
   /** Track and Trace V1 takes up to 10 parcel numbers, comma separated. */
   trackParcels: (parcelNumbers: readonly string[]) => `/track-and-trace-v1/tracking/simple/trackids/${parcelNumbers.map(encodeURIComponent).join(',')}`,
 } as const;
@@ -188,6 +190,24 @@ export const unitItemSchema = z.object({
 });
 export const findParcelsResponseSchema = z.object({ UnitItems: z.array(unitItemSchema).default([]) });
 export type GlsUnitItem = z.infer<typeof unitItemSchema>;
+
+// ---------------------------------------------------------------- ShipIT: end of day
+
+/** The query of `getEndOfDayReport`: the shipping date it closes and reports. */
+export const endOfDayQuerySchema = z.strictObject({ date: z.iso.date() });
+
+/** `EndOfDayResponse`: the shipments GLS has for that date, with their parcels' TrackIDs. */
+export const endOfDayResponseSchema = z.object({
+  Shipments: z
+    .array(
+      z.object({
+        ShipmentReference: z.array(z.string()).optional(),
+        ShipmentUnit: z.array(z.object({ TrackID: z.string().optional(), ParcelNumber: z.string().optional() })).default([]),
+      }),
+    )
+    .default([]),
+});
+export type GlsEndOfDayResponse = z.infer<typeof endOfDayResponseSchema>;
 
 // ---------------------------------------------------------------- ShipIT: ParcelShops
 

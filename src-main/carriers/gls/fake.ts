@@ -14,6 +14,7 @@ import type { parcelShopSchema } from './contract';
 import {
   DEPOSIT_SERVICE,
   GLS_MEDIA_TYPE,
+  endOfDayQuerySchema,
   SHOP_DELIVERY_SERVICE,
   TRACK_BATCH_LIMIT,
   findParcelsRequestSchema,
@@ -29,7 +30,7 @@ import {
   type GlsTrackEvent,
 } from './contract';
 
-export type GlsOperation = 'token' | 'book' | 'cancel' | 'reprint' | 'findParcels' | 'parcelShops' | 'track';
+export type GlsOperation = 'token' | 'book' | 'cancel' | 'reprint' | 'findParcels' | 'parcelShops' | 'track' | 'endOfDay';
 
 export type GlsFault =
   | { kind: 'serverError'; status?: number }
@@ -71,6 +72,8 @@ export interface FakeGlsState {
   /** Bodies of the createParcels requests that reached validation, newest last. */
   bookingBodies: unknown[];
   shops: FakeGlsShop[];
+  /** The shipping dates closed with end of day, in the order asked. */
+  closedDays: string[];
   /** Every label handed out, base64, by TrackID (reprints hand out the same bytes). */
   labels: Map<string, { data: string; format: string }>;
   /** Makes every token issued so far invalid (an expired or revoked token). */
@@ -183,7 +186,8 @@ export async function startFakeGls(options: FakeGlsOptions = {}): Promise<FakeGl
 
   const state: FakeGlsState = {
     shipments: [],
-    counts: { token: 0, book: 0, cancel: 0, reprint: 0, findParcels: 0, parcelShops: 0, track: 0 },
+    counts: { token: 0, book: 0, cancel: 0, reprint: 0, findParcels: 0, parcelShops: 0, track: 0, endOfDay: 0 },
+    closedDays: [],
     bookingsMade: 0,
     requests: [],
     bookingBodies: [],
@@ -253,7 +257,7 @@ export async function startFakeGls(options: FakeGlsOptions = {}): Promise<FakeGl
         return send({ status: 401, body: { fault: { faultstring: 'Invalid access token', detail: { errorcode: 'oauth.v2.InvalidAccessToken' } } } });
       }
       if (route.operation !== 'track') {
-        const mediaError = checkMedia(req, route.method === 'POST' && route.operation !== 'cancel');
+        const mediaError = checkMedia(req, route.method === 'POST' && route.operation !== 'cancel' && route.operation !== 'endOfDay');
         if (mediaError) return send(mediaError);
       }
     }
@@ -286,6 +290,8 @@ export async function startFakeGls(options: FakeGlsOptions = {}): Promise<FakeGl
         return send(parcelShops(body));
       case 'track':
         return send(track(route.param ?? ''));
+      case 'endOfDay':
+        return send(endOfDay(url.searchParams, body));
     }
   }
 
@@ -493,6 +499,29 @@ export async function startFakeGls(options: FakeGlsOptions = {}): Promise<FakeGl
     return { status: 200, body: { ParcelShop: shops } };
   }
 
+  /** getEndOfDayReport: the date is required; the report lists that day's shipments with their parcels. */
+  function endOfDay(query: URLSearchParams, raw: string): Answer {
+    if (raw.trim() !== '') return shipItFault('INVALID_FIELD_VALUE', 'The end of day report takes no request body');
+    const parsed = endOfDayQuerySchema.safeParse(Object.fromEntries(query));
+    if (!parsed.success) {
+      const date = query.get('date');
+      return date === null
+        ? shipItFault('MANDATORY_PARAMETER_NOT_SET', 'The Mandatory parameter date is not set')
+        : invalidField('date', date, 'Date format is yyyy-MM-dd.');
+    }
+    state.closedDays.push(parsed.data.date);
+    const shipments = state.shipments
+      .filter((shipment) => isoDate(shipment.createdAt) === parsed.data.date && shipment.parcels.some((parcel) => parcel.status !== 'CANCELED'))
+      .map((shipment) => ({
+        ShipmentReference: shipment.reference,
+        Product: shipment.product,
+        Consignee: shipment.request.Shipment.Consignee,
+        Shipper: shipment.request.Shipment.Shipper,
+        ShipmentUnit: shipment.parcels.map((parcel) => ({ TrackID: parcel.trackId, ParcelNumber: parcel.parcelNumber, Weight: parcel.weight })),
+      }));
+    return { status: 200, body: { Shipments: shipments } };
+  }
+
   function track(list: string): Answer {
     const requested = list.split(',').filter(Boolean);
     if (requested.length > TRACK_BATCH_LIMIT) {
@@ -549,6 +578,7 @@ function routeOf(method: string, path: string): { operation: GlsOperation; metho
   if (method === 'POST' && path === `${SHIPIT}/shipments/reprintparcel`) return { operation: 'reprint', method };
   if (method === 'POST' && path === `${SHIPIT}/tracking/parcels`) return { operation: 'findParcels', method };
   if (method === 'POST' && path === `${SHIPIT}/parcelshop/address`) return { operation: 'parcelShops', method };
+  if (method === 'POST' && path === `${SHIPIT}/shipments/endofday`) return { operation: 'endOfDay', method };
   const track = /^\/track-and-trace-v1\/tracking\/simple\/trackids\/([^/]+)$/.exec(path);
   if (method === 'GET' && track) return { operation: 'track', method, param: decodeURIComponent(track[1]!) };
   return null;

@@ -8,6 +8,8 @@ import type {
   CarrierAdapter,
   CarrierCallContext,
   CarrierConfig,
+  CloseOutRequest,
+  CloseOutResult,
   LabelDocument,
   BookedPickup,
   PickupBooking,
@@ -22,6 +24,8 @@ import {
   karrioAuthHeader,
   karrioConnectionListSchema,
   karrioConnectionSchema,
+  karrioManifestSchema,
+  karrioShipmentShipperSchema,
   karrioOptionsSchema,
   karrioPaths,
   karrioPickupSchema,
@@ -30,12 +34,15 @@ import {
   karrioShipmentSchema,
   karrioShippingDocumentSchema,
   karrioTrackingStatusSchema,
+  type KarrioAddressData,
   type KarrioConnection,
+  type KarrioManifestData,
   type KarrioShipment,
 } from './contract';
 import {
   booleanOptions,
   connectionLabel,
+  karrioAddress,
   eventTime,
   karrioErrors,
   karrioPickupData,
@@ -344,6 +351,69 @@ async function trackOne(context: CarrierCallContext, carrierName: string, tracki
   return { status: trackingStatusFromKarrio[status.status], events };
 }
 
+/** Where a Karrio shipment left from, as Karrio keeps it: only the address fields a manifest takes. */
+async function shipperOf(context: CarrierCallContext, karrioShipmentId: string): Promise<KarrioAddressData> {
+  const { shipper } = await karrio(
+    context,
+    { operation: 'closeOut.shipper', method: 'GET', path: karrioPaths.shipment(karrioShipmentId), idempotent: true },
+    karrioShipmentShipperSchema,
+  );
+  return {
+    person_name: shipper.person_name ?? null,
+    company_name: shipper.company_name ?? null,
+    address_line1: shipper.address_line1 ?? null,
+    address_line2: shipper.address_line2 ?? null,
+    postal_code: shipper.postal_code ?? null,
+    city: shipper.city ?? null,
+    country_code: shipper.country_code.toUpperCase(),
+    phone_number: shipper.phone_number ?? null,
+    email: shipper.email ?? null,
+  };
+}
+
+/**
+ * The close-out as a Karrio manifest of the shipments' Karrio ids (`POST /v1/manifests`), from the
+ * close-out's sender address, else from where the first shipment left (read back from Karrio). The
+ * manifest's own document, when the carrier makes one, is kept beside the handover list.
+ */
+async function closeOut(context: CarrierCallContext, request: CloseOutRequest): Promise<CloseOutResult> {
+  const unknown = request.shipments.filter((shipment) => !stringOf(shipment.booking.karrioShipmentId));
+  if (unknown.length) {
+    throw carrierRefused(
+      unknown.map((shipment) => ({
+        code: 'KARRIO_SHIPMENT_UNKNOWN',
+        message: `Karrio's shipment id of ${shipment.reference} (${shipment.trackingNumber}) is not known here: add it to a manifest in the Karrio dashboard`,
+      })),
+    );
+  }
+  const ids = request.shipments.map((shipment) => stringOf(shipment.booking.karrioShipmentId));
+  const carrierName = stringOf(request.shipments[0]?.booking.carrierName) || (await chosenConnection(context, 'closeOut')).carrier_name;
+  const address: KarrioAddressData = request.senderAddress ? karrioAddress(request.senderAddress) : await shipperOf(context, ids[0] as string);
+  const manifest = await karrio(
+    context,
+    {
+      operation: 'closeOut',
+      method: 'POST',
+      path: karrioPaths.manifests,
+      json: { carrier_name: carrierName, address, shipment_ids: ids, reference: request.closeOutId } satisfies KarrioManifestData,
+      idempotent: false,
+    },
+    karrioManifestSchema,
+  );
+  // The manifest stands without its paper: a document that cannot be fetched is left out, not a failed close.
+  const document = await karrio(
+    context,
+    { operation: 'closeOut.document', method: 'POST', path: karrioPaths.manifestDocument(manifest.id), idempotent: true },
+    karrioShippingDocumentSchema,
+  ).catch(() => null);
+  return {
+    carrierReference: manifest.id,
+    document: document?.base64
+      ? { format: (document.format ?? '').toUpperCase() === 'ZPL' ? 'zpl' : 'pdf', content: Buffer.from(document.base64, 'base64') }
+      : null,
+  };
+}
+
 /** The connection's services as products, its on/off options as their services. */
 async function refreshProducts(context: CarrierCallContext): Promise<CarrierProduct[]> {
   const connection = await chosenConnection(context, 'refreshProducts');
@@ -440,4 +510,5 @@ export const karrioCarrier: CarrierAdapter = {
   track,
   bookPickup,
   cancelPickup,
+  closeOut,
 };

@@ -15,6 +15,9 @@ export const karrioPaths = {
   services: (carrierName: string) => `/v1/carriers/${encodeURIComponent(carrierName)}/services`,
   options: (carrierName: string) => `/v1/carriers/${encodeURIComponent(carrierName)}/options`,
   shipments: '/v1/shipments',
+  shipment: (id: string) => `/v1/shipments/${encodeURIComponent(id)}`,
+  manifests: '/v1/manifests',
+  manifestDocument: (id: string) => `/v1/manifests/${encodeURIComponent(id)}/document`,
   shipmentCancel: (id: string) => `/v1/shipments/${encodeURIComponent(id)}/cancel`,
   shipmentDocument: (id: string, doc: 'label' | 'invoice') => `/v1/shipments/${encodeURIComponent(id)}/documents/${doc}`,
   tracker: (carrierName: string, trackingNumber: string) => `/v1/trackers/${encodeURIComponent(carrierName)}/${encodeURIComponent(trackingNumber)}`,
@@ -300,3 +303,43 @@ export const karrioPickupSchema = z.looseObject({
   messages: z.array(karrioMessageSchema).default([]),
 });
 export type KarrioPickup = z.infer<typeof karrioPickupSchema>;
+
+// ---- manifests (ManifestData, Manifest): the end-of-day handover of shipments with labels bought
+
+/** `POST /v1/manifests`: the shipments by Karrio's shipment ids, and the address they leave from. */
+export const karrioManifestDataSchema = z.strictObject({
+  carrier_name: z.string().min(1),
+  address: karrioAddressDataSchema,
+  shipment_ids: z.array(z.string().min(1)).min(1),
+  reference: text(100).nullish(),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+export type KarrioManifestData = z.infer<typeof karrioManifestDataSchema>;
+
+export const karrioManifestSchema = z.looseObject({
+  id: z.string(),
+  carrier_name: z.string(),
+  carrier_id: z.string(),
+  test_mode: z.boolean(),
+  shipment_identifiers: z.array(z.string()),
+  reference: z.string().nullish(),
+  manifest_url: z.string().nullish(),
+  messages: z.array(karrioMessageSchema).default([]),
+});
+export type KarrioManifest = z.infer<typeof karrioManifestSchema>;
+
+/** What `GET /v1/shipments/{id}` tells of where a shipment left from (the manifest's address when none is chosen). */
+export const karrioShipmentShipperSchema = z.looseObject({
+  shipper: z.looseObject({
+    person_name: z.string().nullish(),
+    company_name: z.string().nullish(),
+    address_line1: z.string().nullish(),
+    address_line2: z.string().nullish(),
+    postal_code: z.string().nullish(),
+    city: z.string().nullish(),
+    state_code: z.string().nullish(),
+    country_code: z.string(),
+    phone_number: z.string().nullish(),
+    email: z.string().nullish(),
+  }),
+});

@@ -14,10 +14,13 @@ import type { z } from 'zod';
 import {
   karrioPickupCancelDataSchema,
   karrioPickupDataSchema,
+  karrioManifestDataSchema,
   karrioShipmentDataSchema,
   type KarrioPickup,
   type KarrioPickupData,
   type KarrioConnection,
+  type KarrioManifest,
+  type KarrioManifestData,
   type KarrioShipment,
   type KarrioShipmentData,
   type KarrioTrackingEvent,
@@ -45,6 +48,8 @@ export interface FakeKarrioSwitches {
   carrierRefusal: { code: string; message: string; times: number } | null;
   /** The carrier behind Karrio refuses a pickup: 424 with its messages. */
   pickupRefusal: { code: string; message: string; times: number } | null;
+  /** The carrier behind Karrio refuses a manifest: 424 with its messages. */
+  manifestRefusal: { code: string; message: string; times: number } | null;
 }
 
 export interface FakeTracking {
@@ -66,6 +71,8 @@ export interface FakeKarrioState {
   pickups: { pickup: KarrioPickup; data: KarrioPickupData }[];
   requests: { method: string; path: string; authorized: boolean; body: unknown }[];
   counters: { shipmentsBooked: number; cancels: number; trackerReads: number; pickupsScheduled: number; pickupCancels: number };
+  /** Manifests made, newest last, with the request that made each. */
+  manifests: { manifest: KarrioManifest; request: KarrioManifestData }[];
 }
 
 export interface FakeKarrio {
@@ -229,8 +236,17 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
     pickups: [],
     requests: [],
     counters: { shipmentsBooked: 0, cancels: 0, trackerReads: 0, pickupsScheduled: 0, pickupCancels: 0 },
+    manifests: [],
   };
-  const switches: FakeKarrioSwitches = { serverError: null, slow: null, rateLimit: null, dropAfterBooking: null, carrierRefusal: null, pickupRefusal: null };
+  const switches: FakeKarrioSwitches = {
+    serverError: null,
+    slow: null,
+    rateLimit: null,
+    dropAfterBooking: null,
+    carrierRefusal: null,
+    pickupRefusal: null,
+    manifestRefusal: null,
+  };
   let trackingSequence = 0;
 
   /** Consumes one use of a fault when it applies to this request. */
@@ -414,6 +430,65 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
     return { status: 200, body: entry.pickup };
   }
 
+  /** A manifest of booked shipments of one carrier; an unknown, cancelled or other carrier's shipment is refused. */
+  async function manifest(data: KarrioManifestData): Promise<Answer> {
+    const entries = data.shipment_ids.map((shipmentId) => state.shipments.find((e) => e.shipment.id === shipmentId));
+    const problems = data.shipment_ids.flatMap((shipmentId, index) => {
+      const entry = entries[index];
+      if (!entry) return [{ code: 'validation', message: `shipment_ids: Shipment '${shipmentId}' not found` }];
+      if (entry.shipment.status === 'cancelled' || entry.shipment.status === 'draft') {
+        return [{ code: 'validation', message: `shipment_ids: Shipment '${shipmentId}' has no purchased label` }];
+      }
+      if (entry.shipment.carrier_name !== data.carrier_name) {
+        return [{ code: 'validation', message: `shipment_ids: Shipment '${shipmentId}' is not a ${data.carrier_name} shipment` }];
+      }
+      return [];
+    });
+    if (problems.length) return errors(400, problems);
+    const refusal = switches.manifestRefusal;
+    if (refusal && refusal.times > 0) {
+      refusal.times -= 1;
+      return {
+        status: 424,
+        body: {
+          messages: [
+            { carrier_name: data.carrier_name, carrier_id: data.carrier_name, code: refusal.code, message: refusal.message, level: 'error', details: {} },
+          ],
+        },
+      };
+    }
+    const first = entries[0]?.shipment;
+    const manifestId = id('manifest');
+    const body: KarrioManifest = {
+      id: manifestId,
+      object_type: 'manifest',
+      carrier_name: data.carrier_name,
+      carrier_id: first?.carrier_id ?? data.carrier_name,
+      test_mode: first?.test_mode ?? true,
+      address: data.address,
+      shipment_identifiers: entries.map((entry) => entry?.shipment.tracking_number ?? ''),
+      reference: data.reference ?? null,
+      manifest_url: `/v1/manifests/${manifestId}/manifest.pdf`,
+      options: data.options ?? {},
+      metadata: {},
+      meta: {},
+      messages: [],
+    };
+    state.manifests.push({ manifest: body, request: data });
+    return { status: 201, body };
+  }
+
+  async function manifestDocument(manifestId: string): Promise<Answer> {
+    const entry = state.manifests.find((candidate) => candidate.manifest.id === manifestId);
+    if (!entry) return errors(404, [{ code: 'not_found', message: 'Manifest not found' }]);
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    page.drawText(`${entry.manifest.carrier_name.toUpperCase()} manifest ${manifestId}`, { x: 40, y: 790, size: 14, font });
+    entry.manifest.shipment_identifiers.forEach((number, index) => page.drawText(number, { x: 40, y: 760 - index * 16, size: 10, font }));
+    return { status: 200, body: { category: 'manifest', format: 'PDF', base64: Buffer.from(await pdf.save()).toString('base64') } };
+  }
+
   function listShipments(query: URLSearchParams): Answer {
     const reference = query.get('reference')?.toLowerCase();
     const trackingNumber = query.get('tracking_number');
@@ -520,6 +595,11 @@ export async function startFakeKarrio(options: FakeKarrioOptions = {}): Promise<
       const format = entry.shipment.label_type ?? 'PDF';
       return { status: 200, body: { category: 'label', format, base64: entry.label, url: `/v1/shipments/${shipmentId}/label.${format.toLowerCase()}` } };
     }
+    if (method === 'POST' && path === '/v1/manifests') {
+      const parsed = karrioManifestDataSchema.safeParse(body, { reportInput: true });
+      return parsed.success ? await manifest(parsed.data) : validationErrors(parsed.error);
+    }
+    if (method === 'POST' && (match = path.match(/^\/v1\/manifests\/([^/]+)\/document$/))) return manifestDocument(decodeURIComponent(match[1] ?? ''));
     if (method === 'GET' && (match = path.match(/^\/v1\/trackers\/([^/]+)\/([^/]+)$/)))
       return track(decodeURIComponent(match[1] ?? ''), decodeURIComponent(match[2] ?? ''));
     return errors(404, [{ code: 'not_found', message: 'Not found.' }]);
