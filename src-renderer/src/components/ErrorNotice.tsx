@@ -20,6 +20,7 @@ const plainWords: Partial<Record<ErrorCode, string>> = {
   MEMBER_NOT_FOUND: 'That person is no longer a member of this organization.',
   SHIPMENT_INVALID_STATE: 'The shipment’s status does not allow this.',
   ORDER_INVALID_STATE: 'The order’s status does not allow this.',
+  NOTHING_TO_CLOSE: 'Nothing is waiting to be handed over.',
   PARCEL_INVALID_SPLIT: 'That split is not possible.',
   SHIPMENT_INCOMPLETE: 'The shipment is missing information before it can be sent.',
   NO_MATCHING_SHIPPING_RULE: 'No shipping rule fits this order; choose a carrier and product.',

@@ -23,6 +23,7 @@ import { trackingStatusNames } from './tracking';
 import { ReadOnlyNote, useCanWrite } from '../../lib/permissions';
 import { useCarrierCatalogue } from '../../components/TestModeBadge';
 import { inTestMode } from '../../lib/carrierTestMode';
+import { EndOfDayButton } from '../closeOuts/EndOfDayButton';
 
 const PAGE_SIZE = 50;
 
@@ -146,6 +147,7 @@ export function ShipmentsScreen() {
           <Link to="/shipments/pickups" className="header-link">
             Pickups
           </Link>
+          <EndOfDayButton />
           {canWrite && (
             <>
               {batch.running && !batchOpen ? (
