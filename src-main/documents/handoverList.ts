@@ -18,6 +18,8 @@ export interface HandoverListData {
   /** The sender address the close-out was made for; null: every sender address. */
   senderAddress: PaperParty | null;
   carrierReference: string | null;
+  /** The carrier books in its sandbox (decisions §13): the list says TEST, so nobody hands it to a real driver. */
+  testMode: boolean;
   shipments: HandoverShipment[];
   totals: { shipments: number; parcels: number; weightKg: number };
 }
@@ -56,7 +58,7 @@ export async function renderHandoverList(data: HandoverListData): Promise<{ pdf:
     if (inTable) tableHeader(page);
   }, data);
 
-  layout.paragraph('Handover list', { bold: true, size: 20, maxLines: 1 });
+  layout.paragraph(data.testMode ? 'Handover list · TEST' : 'Handover list', { bold: true, size: 20, maxLines: 1 });
   layout.gap(6);
   const details: [string, string][] = [
     ['Carrier', data.carrierName],
@@ -65,6 +67,7 @@ export async function renderHandoverList(data: HandoverListData): Promise<{ pdf:
     ['Close-out', data.closeOutId],
   ];
   if (data.carrierReference) details.push(['Carrier reference', data.carrierReference]);
+  if (data.testMode) details.push(['TEST', `${data.carrierName} is in test mode: these shipments were booked in its test system, and no driver collects them`]);
   details.push(['Handed over', totalsText(data.totals)]);
   layout.keyValues(details, { size: 9.5, captionWidth: 95 });
   layout.gap(12);

@@ -104,7 +104,10 @@ describe('GLS end of day', () => {
     expect(gls.state.counts.endOfDay - before).toBe(1);
     expect(gls.state.closedDays.at(-1)).toBe(new Date().toISOString().slice(0, 10));
     const pdf = (await t.request('GET', `${orgPath()}/close-outs/${res.body.id}/content`)).body as Buffer;
-    expect(pdfText(pdf)).toContain(shipments[0]?.tracking.number);
+    const text = pdfText(pdf);
+    expect(text).toContain(shipments[0]?.tracking.number);
+    // The carrier books in its sandbox: the paper says so.
+    expect(text).toContain('Handover list · TEST');
   });
 
   it('closes nothing when GLS keeps failing, and closes them on the next try', async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runStartupChores } from '../../app/runtime/startup';
@@ -228,6 +231,7 @@ describe('the handover list', () => {
     expect(Math.abs(size.height - A4_POINTS.height)).toBeLessThan(0.5);
     const text = pdfText(pdf);
     expect(text).toContain('Handover list');
+    expect(text).not.toContain('TEST');
     expect(text).toContain('Own trucks');
     for (const shipment of shipments) {
       expect(text).toContain(shipment.reference);
@@ -251,6 +255,44 @@ describe('the handover list', () => {
     const text = pdfText(pdf);
     for (const shipment of closed.body.shipments) expect(text).toContain(shipment.reference);
     expect(barcodeRuns(doc)).toHaveLength(25);
+  });
+});
+
+describe('printing the handover list', () => {
+  it('sends the stored list to the PDF printer named, or the default one; a ZPL printer or none at all is refused', async () => {
+    await dispatched();
+    const closed = await closeOut({ carrierId });
+    const printPath = `${orgPath()}/close-outs/${closed.body.id}/print`;
+    const none = await t.request('POST', printPath);
+    expect(none.status).toBe(422);
+    expect(none.body).toMatchObject({ code: 'PRINTER_OFFLINE' });
+    const folder = mkdtempSync(join(tmpdir(), 'shipdesk-handover-'));
+    try {
+      const zpl = await t.request('POST', `${orgPath()}/printers`, {
+        body: { name: 'Label printer', driver: 'file', target: folder, format: 'zpl', labelSize: '100X150' },
+      });
+      const refused = await t.request('POST', printPath, { body: { printerId: zpl.body.id } });
+      expect(refused.status).toBe(400);
+      const office = await t.request('POST', `${orgPath()}/printers`, {
+        body: { name: 'Office laser', driver: 'file', target: folder, format: 'pdf', labelSize: 'A4', isDefault: true },
+      });
+      const printed = await t.request('POST', printPath, { token: packer });
+      expect(printed.status, JSON.stringify(printed.body)).toBe(200);
+      expect(printed.body).toMatchObject({
+        printerId: office.body.id,
+        printerName: 'Office laser',
+        pageCount: 1,
+        message: "The handover list for Own trucks (1 shipment, 1 page) went to 'Office laser'.",
+      });
+      const files = readdirSync(folder);
+      expect(files).toHaveLength(1);
+      // The paper the driver signs is the one made at close, byte for byte.
+      const stored = (await t.request('GET', `${orgPath()}/close-outs/${closed.body.id}/content`)).body as Buffer;
+      expect(readFileSync(join(folder, files[0] as string)).equals(stored)).toBe(true);
+      expect((await t.request('POST', printPath, { token: viewer })).status).toBe(403);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

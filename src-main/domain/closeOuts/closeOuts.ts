@@ -24,7 +24,9 @@ import {
 import type { AppContext } from '../../app/kernel/context';
 import type { BinaryResult } from '../../app/kernel/handler';
 import type { BookingParty, CloseOutRequest, CloseOutResult } from '../../carriers/adapter';
+import { carrierAdapterFor } from '../../carriers/catalogue';
 import { CarrierFailure } from '../../carriers/errors';
+import { isTestMode } from '../../carriers/platform/origin';
 import { plainSentence } from '../../carriers/platform/plainWords';
 import { closeOutShipments, closeOuts, parcels, senderAddresses, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
@@ -251,6 +253,7 @@ function handoverData(db: ReadDb, row: CloseOutRow): HandoverListData {
     createdAt: row.createdAt,
     senderAddress: address ? paperParty(address, orgName) : null,
     carrierReference: row.carrierReference,
+    testMode: Boolean(carrierAdapterFor(carrier.carrierSlug)?.remote) && isTestMode(carrier.config),
     shipments: shipmentsOf(db, row.id).map((shipment) => ({
       reference: shipment.reference,
       trackingNumber: shipment.trackingNumber,

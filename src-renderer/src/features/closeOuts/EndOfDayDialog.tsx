@@ -4,6 +4,7 @@ import type { CloseOutSummary } from '../../../../src-shared/schemas/closeOut';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
+import { CarrierTestBadgeById } from '../../components/TestModeBadge';
 import { client } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useCanWrite } from '../../lib/permissions';
@@ -144,7 +145,9 @@ export function EndOfDayDialog({ open, onClose }: { open: boolean; onClose: () =
           <tbody>
             {rows.map((row) => (
               <tr key={row.carrierId}>
-                <th scope="row">{carrierName(row.carrierId)}</th>
+                <th scope="row">
+                  {carrierName(row.carrierId)} <CarrierTestBadgeById carrierId={row.carrierId} />
+                </th>
                 <td>{row.shipments}</td>
                 <td>{row.parcels}</td>
                 <td>{kg(row.weight)}</td>
@@ -197,7 +200,9 @@ export function EndOfDayDialog({ open, onClose }: { open: boolean; onClose: () =
               return (
                 <tr key={closeOut.id}>
                   <th scope="row">{formatDateTime(closeOut.createdAt)}</th>
-                  <td>{carrierName(closeOut.carrierId)}</td>
+                  <td>
+                    {carrierName(closeOut.carrierId)} <CarrierTestBadgeById carrierId={closeOut.carrierId} />
+                  </td>
                   <td>{closeOut.status === 'closing' ? 'Closing with the carrier…' : totalsText(closeOut.totals)}</td>
                   <td>
                     {closeOut.status === 'closed' && (
