@@ -68,9 +68,9 @@ beforeEach(() => {
 let counter = 0;
 const parcel = (weight: number) => ({ weight, weightUnit: 'kg', dimensions: { length: 30, width: 20, height: 10 }, orderLines: [] });
 
-async function dispatched(carrier: 'gls' | 'karrio', weights: number[] = [2.5]) {
+async function created(carrier: 'gls' | 'karrio', weights: number[] = [2.5]): Promise<string> {
   const gl = carrier === 'gls';
-  const created = await t.request('POST', `${orgPath()}/shipments`, {
+  const res = await t.request('POST', `${orgPath()}/shipments`, {
     body: {
       type: 'outbound',
       reference: `EOD-${++counter}`,
@@ -83,8 +83,12 @@ async function dispatched(carrier: 'gls' | 'karrio', weights: number[] = [2.5]) 
       parcels: weights.map(parcel),
     },
   });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const sent = await t.request('POST', `${orgPath()}/shipments/${created.body.id}/send`);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as string;
+}
+
+async function dispatched(carrier: 'gls' | 'karrio', weights: number[] = [2.5]) {
+  const sent = await t.request('POST', `${orgPath()}/shipments/${await created(carrier, weights)}/send`);
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   return sent.body as { id: string; reference: string; tracking: { number: string } };
 }
@@ -124,6 +128,25 @@ describe('GLS end of day', () => {
     const res = await closeOut({ carrierId: glsCarrierId });
     expect(res.status).toBe(201);
     expect(res.body.shipments.map((item: { id: string }) => item.id)).toEqual([shipment.id]);
+  });
+
+  it('hands each shipment over once while sends and close-outs run at once and GLS takes its time', async () => {
+    const earlier = await dispatched('gls');
+    const ids = [];
+    for (let i = 0; i < 8; i++) ids.push(await created('gls'));
+    // Each end of day answers late, so close-outs overlap the sends and each other.
+    gls.switches.add('endOfDay', { kind: 'delay', ms: 150 }, 20);
+    const sends = ids.map((id) => t.request('POST', `${orgPath()}/shipments/${id}/send`));
+    const closes = Array.from({ length: 4 }, () => closeOut({ carrierId: glsCarrierId }));
+    const [sent, closed] = await Promise.all([Promise.all(sends), Promise.all(closes)]);
+    expect(sent.map((res) => res.status)).toEqual(ids.map(() => 200));
+    for (const res of closed) expect([201, 409]).toContain(res.status);
+    const last = await closeOut({ carrierId: glsCarrierId });
+    expect([201, 409]).toContain(last.status);
+    const all = [...closed, last].filter((res) => res.status === 201).flatMap((res) => res.body.shipments.map((shipment: { id: string }) => shipment.id));
+    expect(all.length).toBe(new Set(all).size);
+    expect(new Set(all)).toEqual(new Set([earlier.id, ...ids]));
+    expect(await waitingFor(glsCarrierId)).toBeUndefined();
   });
 });
 
