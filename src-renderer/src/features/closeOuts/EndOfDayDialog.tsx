@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { BinaryResponse } from '../../../../src-shared/client';
-import type { CloseOutSummary } from '../../../../src-shared/schemas/closeOut';
+import { CLOSE_OUT_WINDOW_DAYS, type CloseOutSummary } from '../../../../src-shared/schemas/closeOut';
 import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Field } from '../../components/forms';
@@ -106,8 +106,8 @@ export function EndOfDayDialog({ open, onClose }: { open: boolean; onClose: () =
   return (
     <Dialog title="End of day" open={open} onClose={onClose} wide>
       <p className="muted">
-        Hand the day’s parcels to each carrier’s driver: closing a carrier takes every shipment dispatched with it in the last 7 days that no close-out has
-        taken yet, tells the carrier where it has a way to be told, and makes the handover list the driver signs.
+        Hand the day’s parcels to each carrier’s driver: closing a carrier takes every shipment dispatched with it in the last {CLOSE_OUT_WINDOW_DAYS} days that
+        no close-out has taken yet, tells the carrier where it has a way to be told, and makes the handover list the driver signs.
       </p>
       {canClose && (
         <Field
