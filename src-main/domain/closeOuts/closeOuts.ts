@@ -28,7 +28,7 @@ import { carrierAdapterFor } from '../../carriers/catalogue';
 import { CarrierFailure } from '../../carriers/errors';
 import { isTestMode } from '../../carriers/platform/origin';
 import { plainSentence } from '../../carriers/platform/plainWords';
-import { closeOutShipments, closeOuts, parcels, senderAddresses, shipments } from '../../db/schema';
+import { carriers, closeOutShipments, closeOuts, parcels, senderAddresses, shipments } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { durable, inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import { renderHandoverList, type HandoverListData } from '../../documents/handoverList';
@@ -402,9 +402,26 @@ export function listCloseOuts(app: AppContext, orgId: string, query: CloseOutLis
   );
 }
 
-/** GET /close-outs/waiting: what the next close-out of each carrier would take, carriers with none left out. */
+/**
+ * GET /close-outs/waiting: what the next close-out of each carrier would take, carriers with none left
+ * out. Asked carrier by carrier (deleted ones too: their shipments still go), so each look is a range
+ * of the (org, carrier, status, booked) index rather than every shipment the organization has sent.
+ */
 export function waitingForCloseOut(app: AppContext, orgId: string): CloseOutWaiting {
-  const rows = app.db.select({ id: shipments.id, carrierId: shipments.carrierId }).from(shipments).where(waitingCondition(orgId, app.now())).all();
+  const now = app.now();
+  const carrierIds = app.db
+    .select({ id: carriers.id })
+    .from(carriers)
+    .where(eq(carriers.orgId, orgId))
+    .orderBy(asc(carriers.createdAt), asc(carriers.id))
+    .all();
+  const rows = carrierIds.flatMap(({ id }) =>
+    app.db
+      .select({ id: shipments.id, carrierId: shipments.carrierId })
+      .from(shipments)
+      .where(waitingCondition(orgId, now, id))
+      .all(),
+  );
   const totals = parcelTotals(
     app.db,
     rows.map((row) => row.id),
