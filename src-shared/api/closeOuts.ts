@@ -66,6 +66,15 @@ export const closeOutOperations = [
     responseKind: 'binary',
   }),
   defineOperation({
+    id: 'closeOuts.carrierDocument',
+    method: 'GET',
+    path: `${one}/carrier-document`,
+    summary: "The carrier's own manifest document, as it returned it (a Karrio manifest's PDF); 404 when the carrier made none",
+    resource: 'shipments',
+    response: z.string().describe('binary'),
+    responseKind: 'binary',
+  }),
+  defineOperation({
     id: 'closeOuts.print',
     method: 'POST',
     path: `${one}/print`,

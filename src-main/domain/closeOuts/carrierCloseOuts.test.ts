@@ -107,6 +107,8 @@ describe('GLS end of day', () => {
     expect(res.body.shipments.map((shipment: { id: string }) => shipment.id)).toEqual(shipments.map((shipment) => shipment.id));
     expect(gls.state.counts.endOfDay - before).toBe(1);
     expect(gls.state.closedDays.at(-1)).toBe(new Date().toISOString().slice(0, 10));
+    // GLS answers with a report, no paper of its own.
+    expect((await t.request('GET', `${orgPath()}/close-outs/${res.body.id}/carrier-document`)).body.code).toBe('NOT_FOUND');
     const pdf = (await t.request('GET', `${orgPath()}/close-outs/${res.body.id}/content`)).body as Buffer;
     const text = pdfText(pdf);
     expect(text).toContain(shipments[0]?.tracking.number);
@@ -164,8 +166,11 @@ describe('Karrio manifest', () => {
     expect(made?.request).toMatchObject({ carrier_name: 'postnord', shipment_ids: karrioIds, reference: res.body.id });
     // No sender address chosen: the address Karrio has for the first shipment's shipper.
     expect(made?.request.address).toMatchObject({ address_line1: 'Industriestraße 7', postal_code: '36286', country_code: 'DE' });
-    const stored = t.app.db.$client.prepare('SELECT carrier_document FROM close_outs WHERE id = ?').get(res.body.id) as { carrier_document: Buffer };
-    expect(stored.carrier_document.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // Karrio's own manifest paper is kept and served beside the handover list.
+    const manifestPdf = await t.request('GET', `${orgPath()}/close-outs/${res.body.id}/carrier-document`);
+    expect(manifestPdf.status).toBe(200);
+    expect(manifestPdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdfText(manifestPdf.body as Buffer)).toContain(`manifest ${made?.manifest.id}`);
   });
 
   it('sends the chosen sender address with the manifest', async () => {

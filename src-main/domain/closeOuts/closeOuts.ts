@@ -467,3 +467,16 @@ export async function printHandoverList(app: AppContext, orgId: string, closeOut
     message: `The handover list for ${carrierName} (${row.shipmentCount} shipment${row.shipmentCount === 1 ? '' : 's'}, ${pages}) went to '${printed.printerName}'.`,
   };
 }
+
+/** GET /close-outs/{id}/carrier-document: the carrier's manifest as it returned it, or 404 when it made none. */
+export function carrierDocumentOf(app: AppContext, orgId: string, closeOutId: string): BinaryResult {
+  const row = findCloseOutRow(app.db, orgId, closeOutId);
+  if (!row.carrierDocument)
+    throw new ApiError('NOT_FOUND', `The carrier made no document of its own for close-out ${closeOutId}; the handover list is its paper`);
+  const pdf = row.carrierDocument.subarray(0, 5).toString('latin1') === '%PDF-';
+  return {
+    contentType: pdf ? 'application/pdf' : 'application/zpl',
+    data: row.carrierDocument,
+    filename: `carrier-manifest-${row.createdAt.slice(0, 10)}-${row.id}.${pdf ? 'pdf' : 'zpl'}`,
+  };
+}
