@@ -23,7 +23,7 @@ import {
 } from '../../../src-shared/schemas/closeOut';
 import type { AppContext } from '../../app/kernel/context';
 import type { BinaryResult } from '../../app/kernel/handler';
-import type { BookingParty, CloseOutRequest, CloseOutResult } from '../../carriers/adapter';
+import type { BookedShipment, BookingParty, CloseOutRequest, CloseOutResult } from '../../carriers/adapter';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { CarrierFailure } from '../../carriers/errors';
 import { isTestMode } from '../../carriers/platform/origin';
@@ -40,7 +40,7 @@ import { paginate } from '../pagination';
 import { printPaperPdf } from '../printing/paperPrint';
 import { bookedShipmentsOf } from '../shipments/bookedShipment';
 import { carrierErrorsOf } from '../shipments/booking';
-import { masked } from '../shipments/carrierLogs';
+import { masked, type CarrierSecrets } from '../shipments/carrierLogs';
 import { recordActivities } from '../shipments/repository';
 import { toKg } from '../units';
 
@@ -211,7 +211,7 @@ function release(tx: WriteTx, closeOutId: string): void {
 }
 
 /** A refused close as the API answers it: the carrier's words, what to do, and that nothing was closed. */
-function closeOutFailure(carrierName: string, error: unknown, secrets: Parameters<typeof masked>[0]): ApiError {
+function closeOutFailure(carrierName: string, error: unknown, secrets: CarrierSecrets): ApiError {
   const errors = carrierErrorsOf(error).map((item) => ({ code: item.code, message: masked(secrets, item.message) as string }));
   if (error instanceof CarrierFailure && error.kind === 'auth') {
     return new ApiError('CARRIER_AUTH_FAILED', `${carrierName} refused the credentials, so nothing was closed. ${plainSentence('auth', carrierName)}`, {
@@ -275,17 +275,16 @@ async function callCarrier(
   await durable(app.db);
   const call = carrierCall(app, claimed.carrier);
   const ids = claimed.shipments.map((shipment) => shipment.id);
-  const rows = [];
+  const byId = new Map<string, BookedShipment>();
+  // In chunks: a busy week's close-out must not pass SQLite's bound on parameters.
   for (let start = 0; start < ids.length; start += CHUNK) {
-    rows.push(
-      ...app.db
-        .select()
-        .from(shipments)
-        .where(inArray(shipments.id, ids.slice(start, start + CHUNK)))
-        .all(),
-    );
+    const rows = app.db
+      .select()
+      .from(shipments)
+      .where(inArray(shipments.id, ids.slice(start, start + CHUNK)))
+      .all();
+    for (const booked of bookedShipmentsOf(app.db, rows)) byId.set(booked.shipmentId, booked);
   }
-  const byId = new Map(bookedShipmentsOf(app.db, rows).map((booked) => [booked.shipmentId, booked]));
   const request: CloseOutRequest = {
     closeOutId: claimed.closeOutId,
     senderAddress: claimed.senderAddress ? bookingParty(claimed.senderAddress, orgNameOf(app.db, orgId)) : null,
