@@ -23,7 +23,8 @@ import {
 } from '../../../src-shared/schemas/closeOut';
 import type { AppContext } from '../../app/kernel/context';
 import type { BinaryResult } from '../../app/kernel/handler';
-import type { BookedShipment, BookingParty, CloseOutRequest, CloseOutResult } from '../../carriers/adapter';
+import type { BookedShipment, CloseOutRequest, CloseOutResult } from '../../carriers/adapter';
+import { senderBookingParty } from '../shipments/create';
 import { carrierAdapterFor } from '../../carriers/catalogue';
 import { CarrierFailure } from '../../carriers/errors';
 import { isTestMode } from '../../carriers/platform/origin';
@@ -187,21 +188,6 @@ function claim(tx: WriteTx, now: Date, orgId: string, input: CloseOutCreateInput
   return { closeOutId, carrier, senderAddress, shipments: waiting, createdAt };
 }
 
-function bookingParty(address: SenderAddressRow, orgName: string): BookingParty {
-  return {
-    name: orgName || address.name,
-    attention: address.attContact || null,
-    company: null,
-    address1: address.address1,
-    address2: address.address2 || null,
-    postalCode: address.zipcode,
-    city: address.city,
-    countryCode: address.countryCode,
-    phone: address.phone || null,
-    email: address.email || null,
-  };
-}
-
 /** Deletes a close-out that did not close (its rows go with it): its shipments wait for the next one. */
 function release(tx: WriteTx, closeOutId: string): void {
   tx.delete(closeOutShipments).where(eq(closeOutShipments.closeOutId, closeOutId)).run();
@@ -287,7 +273,7 @@ async function callCarrier(
   }
   const request: CloseOutRequest = {
     closeOutId: claimed.closeOutId,
-    senderAddress: claimed.senderAddress ? bookingParty(claimed.senderAddress, orgNameOf(app.db, orgId)) : null,
+    senderAddress: claimed.senderAddress ? senderBookingParty(app.db, orgId, claimed.senderAddress) : null,
     shipments: ids.flatMap((id) => byId.get(id) ?? []),
   };
   try {

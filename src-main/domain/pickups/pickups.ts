@@ -10,7 +10,7 @@ import { ApiError } from '../../../src-shared/errors';
 import type { Page } from '../../../src-shared/schemas/common';
 import type { Pickup, PickupBookInput, PickupListQuery, PickupStatus } from '../../../src-shared/schemas/pickup';
 import type { AppContext } from '../../app/kernel/context';
-import type { BookingParty, PickupRequest } from '../../carriers/adapter';
+import type { PickupRequest } from '../../carriers/adapter';
 import { CarrierFailure } from '../../carriers/errors';
 import { newId } from '../../db/ids';
 import { carriers, pickups } from '../../db/schema';
@@ -20,7 +20,7 @@ import { carrierCall, type CarrierCall } from '../carriers/carrierCalls';
 import { adapterOfRow, findCarrierRow, findCarrierRowOfBooking } from '../carriers/carrierRows';
 import { paginate } from '../pagination';
 import { findSenderAddressRow } from '../senderAddresses/senderAddresses';
-import { senderPartyFromAddress } from '../shipments/create';
+import { senderBookingParty } from '../shipments/create';
 import { masked } from '../shipments/carrierLogs';
 import { localClock, localDay } from './localDay';
 
@@ -157,22 +157,6 @@ export async function bookPickup(app: AppContext, orgId: string, carrierId: stri
   return pickup;
 }
 
-function pickupParty(db: ReadDb, orgId: string, senderAddressId: string): BookingParty {
-  const party = senderPartyFromAddress(db, orgId, findSenderAddressRow(db, orgId, senderAddressId));
-  return {
-    name: party.name,
-    attention: party.attention || null,
-    company: party.name,
-    address1: party.address1,
-    address2: party.address2 || null,
-    postalCode: party.postalCode,
-    city: party.city,
-    countryCode: party.countryCode,
-    phone: party.phone || null,
-    email: party.email || null,
-  };
-}
-
 /**
  * Steps 2 and 3 for a row written as `booking`: the carrier call, outside any transaction, then its
  * outcome. A failure is written on the pickup (visible on the screen) and answered as the API's error.
@@ -192,7 +176,7 @@ export async function carryOutBooking(app: AppContext, row: PickupRow): Promise<
       date: row.date,
       from: row.fromTime,
       to: row.toTime,
-      address: pickupParty(app.db, row.orgId, row.senderAddressId),
+      address: senderBookingParty(app.db, row.orgId, findSenderAddressRow(app.db, row.orgId, row.senderAddressId)),
       parcelCount: row.parcelCount,
       weightKg: row.weight,
       instruction: row.instruction,

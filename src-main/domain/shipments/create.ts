@@ -11,6 +11,7 @@ import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/kernel/context';
+import type { BookingParty } from '../../carriers/adapter';
 import { findCarrierRow } from '../carriers/carriers';
 import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses/senderAddresses';
 import { findOrgRow } from '../orgs/orgs';
@@ -87,6 +88,23 @@ export function senderPartyFromAddress(db: ReadDb, orgId: string, address: Sende
     phone: address.phone,
     ...(address.email ? { email: address.email } : {}),
     attributes: [],
+  };
+}
+
+/** A sender address as a carrier call names it (pickups, close-outs): the same party a shipment gets. */
+export function senderBookingParty(db: ReadDb, orgId: string, address: SenderAddressRow): BookingParty {
+  const party = senderPartyFromAddress(db, orgId, address);
+  return {
+    name: party.name,
+    attention: party.attention || null,
+    company: party.name,
+    address1: party.address1,
+    address2: party.address2 || null,
+    postalCode: party.postalCode,
+    city: party.city,
+    countryCode: party.countryCode,
+    phone: party.phone || null,
+    email: party.email || null,
   };
 }
 
