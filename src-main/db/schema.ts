@@ -41,6 +41,8 @@ export const orgs = sqliteTable('orgs', {
   overageEnabled: bool('overage_enabled').notNull().default(false),
   /** The organization's own words printed on every packing slip (how to send something back). */
   returnInstructions: text('return_instructions'),
+  /** The language of customer e-mails (issue 22): `en` or `da`. */
+  language: text('language').notNull().default('en'),
   /** The first-day checklist: steps the user skipped and whether it was closed (issue 20). */
   onboarding: json<OnboardingState>('onboarding'),
   /** Per-org counters for generated shipment references and local tracking numbers. */
@@ -233,11 +235,24 @@ export const orderChannels = sqliteTable(
     name: text('name').notNull(),
     type: text('type').notNull(),
     config: json<Record<string, unknown>>('config').notNull(),
+    /** Scheduled sync (issue 22): when the last run ended well, when the next is due, the last run's error. */
+    lastSyncedAt: text('last_synced_at'),
+    nextSyncAt: text('next_sync_at'),
+    lastSyncError: text('last_sync_error'),
+    /** Set while a run holds the channel, so one run at a time per channel; a stale one is taken over. */
+    syncStartedAt: text('sync_started_at'),
+    /** Where the next run reads from (the shop's updated-at watermark), so a restart resumes there. */
+    syncCursor: text('sync_cursor'),
     deletedAt: text('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('order_channels_org_created').on(t.orgId, t.createdAt, t.id)],
+  (t) => [
+    index('order_channels_org_created').on(t.orgId, t.createdAt, t.id),
+    index('order_channels_sync_due')
+      .on(t.nextSyncAt)
+      .where(sql`next_sync_at IS NOT NULL AND deleted_at IS NULL`),
+  ],
 );
 
 export interface ShippingAddress {
@@ -281,6 +296,11 @@ export const orders = sqliteTable(
     externalData: json<Record<string, unknown>>('external_data').notNull(),
     /** The service point the customer chose at checkout (decisions §13). */
     servicePointId: text('service_point_id'),
+    /**
+     * A change the shop made after a shipment existed (issue 22): kept for the user to apply or
+     * dismiss, never applied silently. Null when there is none.
+     */
+    shopChange: json<Record<string, unknown>>('shop_change'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -867,4 +887,56 @@ export const closeOutShipments = sqliteTable(
     weight: real('weight').notNull(),
   },
   (t) => [index('close_out_shipments_close_out').on(t.closeOutId, t.position)],
+);
+
+/** An organization's SMTP server for customer e-mails (issue 22); the password is sealed (domain/secrets.ts). */
+export const emailSettings = sqliteTable('email_settings', {
+  orgId: text('org_id')
+    .primaryKey()
+    .references(() => orgs.id),
+  host: text('host').notNull(),
+  port: integer('port').notNull(),
+  secure: bool('secure').notNull(),
+  username: text('username'),
+  passwordSealed: text('password_sealed'),
+  fromAddress: text('from_address').notNull(),
+  /** The organization's own subject and text per e-mail kind and language, with placeholders; defaults when absent. */
+  templates: json<Record<string, unknown>>('templates').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Customer e-mails (issue 22), one per shipment and kind: the unique index makes "never twice for one
+ * event" the database's rule. `status` queued → sending → sent, or failed after the last attempt;
+ * retried on the schedule of webhook deliveries, surviving restarts.
+ */
+export const emailMessages = sqliteTable(
+  'email_messages',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    shipmentId: text('shipment_id').notNull(),
+    /** `dispatched` or `return_label`. */
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    lastError: text('last_error'),
+    /** The SMTP server's message id once accepted. */
+    messageId: text('message_id'),
+    sentAt: text('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('email_messages_shipment_kind').on(t.shipmentId, t.kind),
+    index('email_messages_org_created').on(t.orgId, t.createdAt, t.id),
+    index('email_messages_due')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'queued'`),
+  ],
 );

@@ -67,6 +67,12 @@ export function createOrderChannel(app: AppContext, orgId: string, input: OrderC
       name: input.name,
       type: input.type,
       config: sealConfig(app.keys.sealKey, input.config, orderChannelSecretKeys),
+      // The scheduled sync (issue 22) fills these once it runs.
+      lastSyncedAt: null,
+      nextSyncAt: null,
+      lastSyncError: null,
+      syncStartedAt: null,
+      syncCursor: null,
       deletedAt: null,
       createdAt: now,
       updatedAt: now,

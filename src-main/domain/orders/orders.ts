@@ -345,6 +345,7 @@ export function insertOrder(tx: WriteTx, now: Date, orgId: string, input: OrderC
     shippingRuleId: input.shippingRuleId ?? null,
     notes: input.notes ?? null,
     servicePointId: input.servicePointId ?? null,
+    shopChange: null,
     shippingAddress: input.shippingAddress ?? null,
     totalAmount: input.totalAmount ?? null,
     currency: input.currency ?? null,
