@@ -18,6 +18,7 @@ import { runStartupChores } from './app/runtime/startup';
 import { start as startWebhookDelivery } from './domain/webhooks/delivery';
 import { startDailyBackups } from './app/runtime/dailyBackups';
 import { startDailyPickups } from './domain/pickups/scheduler';
+import { startScheduledSync } from './domain/orderChannels/scheduledSync';
 import { startTrackingPoller } from './domain/tracking/poller';
 
 /** How long a shutdown waits for requests still arriving (a client that sent half a request). */
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
       const trackingPoller = startTrackingPoller(app);
       // Issue 21: books each daily pickup once per working day; the day's row is the claim, so a restart never books twice.
       const dailyPickups = startDailyPickups(app);
+      // Issue 22: syncs storefront channels on their interval; the due time and lease are in the database, so a restart resumes it.
+      const scheduledSync = startScheduledSync(app);
       const opened = app;
       return {
         app: opened,
@@ -80,6 +83,7 @@ async function main(): Promise<void> {
           await dailyBackups.stop();
           await trackingPoller.stop();
           await dailyPickups.stop();
+          await scheduledSync.stop();
           opened.close();
           lock.release();
         },

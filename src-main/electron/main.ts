@@ -19,6 +19,7 @@ import { start as startWebhookDelivery } from '../domain/webhooks/delivery';
 import { startDailyBackups } from '../app/runtime/dailyBackups';
 import { startTrackingPoller } from '../domain/tracking/poller';
 import { startDailyPickups } from '../domain/pickups/scheduler';
+import { startScheduledSync } from '../domain/orderChannels/scheduledSync';
 import type { BackgroundTask } from '../app/kernel/backgroundTask';
 import { cliInvocation } from '../cli/invocation';
 import { runCli } from '../cli/run';
@@ -49,6 +50,7 @@ let webhookDelivery: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
 let trackingPoller: BackgroundTask | null = null;
 let dailyPickups: BackgroundTask | null = null;
+let scheduledSync: BackgroundTask | null = null;
 let instanceLock: InstanceLock | null = null;
 
 // `electron [switches] .` names the app folder before the user's arguments; the installed app does not.
@@ -127,6 +129,8 @@ async function start(): Promise<void> {
   trackingPoller = startTrackingPoller(appContext);
   // Issue 21: books each daily pickup once per working day; the day's row is the claim, so a restart never books twice.
   dailyPickups = startDailyPickups(appContext);
+  // Issue 22: syncs storefront channels on their interval; the due time and lease are in the database, so a restart resumes it.
+  scheduledSync = startScheduledSync(appContext);
 
   mainWindow = createMainWindow();
   app.on('activate', () => {
@@ -238,6 +242,7 @@ app.on('will-quit', (event) => {
     await dailyBackups?.stop();
     await trackingPoller?.stop();
     await dailyPickups?.stop();
+    await scheduledSync?.stop();
     appContext?.close();
     instanceLock?.release();
     shutDown = true;

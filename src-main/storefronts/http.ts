@@ -21,7 +21,8 @@ export interface StorefrontTransport {
   timeoutMs: number;
 }
 
-export const defaultStorefrontTimeoutMs = 15_000;
+/** Issue 22: a shop call answers within 30 s or the run fails (recorded, tried again next interval). */
+export const defaultStorefrontTimeoutMs = 30_000;
 
 export function storefrontTransport(options: StorefrontTransportOptions = {}): StorefrontTransport {
   return {

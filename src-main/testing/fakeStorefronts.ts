@@ -13,6 +13,10 @@ export interface FakeShop {
   /** Answer every request with this status instead (401, 500, …). */
   failWith: number | null;
   requests: { path: string; authorized: boolean }[];
+  /** While set, requests are held (recorded first) until the promise settles: a run caught mid-sync. */
+  gate: Promise<void> | null;
+  /** Requests that arrived while a gate was set. */
+  held: number;
   close(): Promise<void>;
 }
 
@@ -26,13 +30,21 @@ async function startFake(
     orders: [],
     failWith: null,
     requests: [],
+    gate: null,
+    held: 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const answer = shop.failWith ? { status: shop.failWith, body: { errors: 'failing on purpose' } } : handle(req, url, shop);
-    res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-    res.end(JSON.stringify(answer.body));
+    const respond = () => {
+      const answer = shop.failWith ? { status: shop.failWith, body: { errors: 'failing on purpose' } } : handle(req, url, shop);
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      res.end(JSON.stringify(answer.body));
+    };
+    if (shop.gate) {
+      shop.held += 1;
+      void shop.gate.then(respond);
+    } else respond();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   shop.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

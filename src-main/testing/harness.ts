@@ -61,9 +61,15 @@ let orgCounter = 0;
 
 /** A real server on a random port over a fresh SQLite file; responses are checked against their schemas. */
 export async function startTestServer(
-  options: { now?: () => Date; server?: ServerOptions; carrierHttp?: AppContext['carrierHttp'] } = {},
+  options: {
+    now?: () => Date;
+    server?: ServerOptions;
+    carrierHttp?: AppContext['carrierHttp'];
+    /** Reopens this data folder (a restart) instead of a fresh one; close() then leaves it in place. */
+    dataDir?: string;
+  } = {},
 ): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'shipdesk-test-'));
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'shipdesk-test-'));
   const app = createAppContext({
     dataDir: dir,
     checkResponses: true,
@@ -119,7 +125,7 @@ export async function startTestServer(
     close: async () => {
       await server.close();
       app.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

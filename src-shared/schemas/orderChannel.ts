@@ -15,6 +15,18 @@ export const orderChannelSchema = z.strictObject({
   name: z.string(),
   type: z.enum(orderChannelTypes),
   config: z.record(z.string(), z.unknown()),
+  /**
+   * A storefront channel's scheduled sync (issue 22): when the last run ended well, when the next is
+   * due (null when `config.syncIntervalMinutes` is 0) and the last run's error (null after a good run).
+   * Null for manual and CSV channels, which have nothing to sync.
+   */
+  sync: z
+    .strictObject({
+      lastSyncedAt: timestamp().nullable(),
+      nextSyncAt: timestamp().nullable(),
+      lastError: z.string().nullable(),
+    })
+    .nullable(),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 });
@@ -22,6 +34,15 @@ export type OrderChannel = z.infer<typeof orderChannelSchema>;
 
 /** Manual and CSV channels need nothing; they may keep simple settings of their own. */
 const openConfig = z.record(z.string(), z.union([text(), z.number(), z.boolean()], { error: 'Must be text, a number or true/false' }));
+
+/** Minutes between scheduled syncs of a storefront channel; 0 turns the schedule off. */
+export const defaultSyncIntervalMinutes = 10;
+const syncIntervalMinutes = z
+  .number({ error: 'Must be a whole number of minutes from 0 to 1440' })
+  .int('Must be a whole number of minutes from 0 to 1440')
+  .min(0, 'Must be a whole number of minutes from 0 to 1440')
+  .max(1440, 'Must be a whole number of minutes from 0 to 1440')
+  .default(defaultSyncIntervalMinutes);
 
 const shopifyConfig = z.strictObject({
   shopDomain: z
@@ -32,12 +53,14 @@ const shopifyConfig = z.strictObject({
     .transform((value) => value.replace(/^https?:\/\//, '').replace(/[/?#].*$/, ''))
     .pipe(z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "Must be the shop's myshopify.com domain, e.g. acme.myshopify.com")),
   accessToken: requiredText(),
+  syncIntervalMinutes,
 });
 
 const woocommerceConfig = z.strictObject({
   siteUrl: z.url({ protocol: /^https$/, error: 'Must be an https:// URL of the shop' }).max(2000),
   consumerKey: requiredText(),
   consumerSecret: requiredText(),
+  syncIntervalMinutes,
 });
 
 /** What each type's `config` must hold; PATCH checks the new config against the stored type. */

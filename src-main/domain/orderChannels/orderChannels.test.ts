@@ -38,7 +38,9 @@ describe('order channels', () => {
     const { org, base, call } = await inFreshOrg();
     const res = await call('POST', base, { body: { name: 'Phone orders', type: 'manual' } });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['config', 'createdAt', 'id', 'name', 'type', 'updatedAt']);
+    expect(Object.keys(res.body).sort()).toEqual(['config', 'createdAt', 'id', 'name', 'sync', 'type', 'updatedAt']);
+    // Manual and CSV channels have nothing to sync (issue 22).
+    expect(res.body.sync).toBeNull();
     expect(res.body).toMatchObject({ name: 'Phone orders', type: 'manual', config: {} });
     expect(res.body.id).toMatch(/^chn_[0-9a-z]{26}$/);
     expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -53,13 +55,13 @@ describe('order channels', () => {
     const { base, call } = await inFreshOrg();
     const shop = await call('POST', base, { body: shopify({ shopDomain: 'Acme.myshopify.com' }) });
     expect(shop.status).toBe(201);
-    expect(shop.body.config).toEqual({ shopDomain: 'acme.myshopify.com', accessToken: '••••cdef' });
+    expect(shop.body.config).toEqual({ shopDomain: 'acme.myshopify.com', accessToken: '••••cdef', syncIntervalMinutes: 10 });
     // The shop's address as pasted from the browser names the same shop.
     const fresh = await inFreshOrg();
     const pasted = await fresh.call('POST', fresh.base, { body: shopify({ shopDomain: 'https://Acme.myshopify.com/admin/orders?x=1' }) });
     expect(pasted.body.config.shopDomain).toBe('acme.myshopify.com');
     const woo = await call('POST', base, { body: woocommerce() });
-    expect(woo.body.config).toEqual({ siteUrl: 'https://shop.acme.example', consumerKey: '••••1111', consumerSecret: '••••2222' });
+    expect(woo.body.config).toEqual({ siteUrl: 'https://shop.acme.example', consumerKey: '••••1111', consumerSecret: '••••2222', syncIntervalMinutes: 10 });
 
     for (const [id, secrets] of [
       [shop.body.id, ['shpat_0123456789abcdef']],
@@ -130,14 +132,14 @@ describe('order channels', () => {
     const echoed = { ...created.config, shopDomain: 'acme-eu.myshopify.com' };
     const roundTrip = await call('PATCH', `${base}/${created.id}`, { body: { config: echoed } });
     expect(roundTrip.status).toBe(200);
-    expect(roundTrip.body.config).toEqual({ shopDomain: 'acme-eu.myshopify.com', accessToken: '••••cdef' });
+    expect(roundTrip.body.config).toEqual({ shopDomain: 'acme-eu.myshopify.com', accessToken: '••••cdef', syncIntervalMinutes: 10 });
     expect(storedConfig(created.id).accessToken).toBe(sealedBefore);
 
     const fresh = { shopDomain: 'acme-eu.myshopify.com', accessToken: 'shpat_new_token_9999' };
     const rotated = await call('PATCH', `${base}/${created.id}`, { body: { config: fresh } });
     expect(rotated.body.config.accessToken).toBe('••••9999');
     const row = findOrderChannelRow(t.app.db, org.orgId, created.id);
-    expect(orderChannelCredentials(t.app, row)).toEqual(fresh);
+    expect(orderChannelCredentials(t.app, row)).toEqual({ ...fresh, syncIntervalMinutes: 10 });
   });
 
   it('after a restore without installation-keys.json: reads still work, using a secret says why, and a new secret can be entered', async () => {
@@ -153,7 +155,7 @@ describe('order channels', () => {
 
     const list = await call('GET', base);
     expect(list.status).toBe(200);
-    expect(list.body.data[0].config).toEqual({ shopDomain: 'acme.myshopify.com', accessToken: '••••' });
+    expect(list.body.data[0].config).toEqual({ shopDomain: 'acme.myshopify.com', accessToken: '••••', syncIntervalMinutes: 10 });
     expect((await call('GET', `${base}/${created.id}`)).status).toBe(200);
 
     for (const [method, path] of [
@@ -171,7 +173,7 @@ describe('order channels', () => {
     const fresh = { shopDomain: 'acme.myshopify.com', accessToken: 'shpat_entered_again_4444' };
     const entered = await call('PATCH', `${base}/${created.id}`, { body: { config: fresh } });
     expect([entered.status, entered.body.config.accessToken]).toEqual([200, '••••4444']);
-    expect(orderChannelCredentials(t.app, findOrderChannelRow(t.app.db, org.orgId, created.id))).toEqual(fresh);
+    expect(orderChannelCredentials(t.app, findOrderChannelRow(t.app.db, org.orgId, created.id))).toEqual({ ...fresh, syncIntervalMinutes: 10 });
   });
 
   it('checks a PATCHed config against the stored type, which cannot change', async () => {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { ApiError, validationError } from '../../../src-shared/errors';
 import type { PageQuery } from '../../../src-shared/schemas/common';
 import {
+  defaultSyncIntervalMinutes,
   orderChannelConfigSchemas,
   orderChannelSecretKeys,
   type OrderChannel,
@@ -22,6 +23,21 @@ import { updateColumns } from '../../db/updateColumns';
 
 type Row = typeof orderChannels.$inferSelect;
 
+const storefrontTypes: readonly string[] = ['shopify', 'woocommerce'];
+
+/** A storefront channel's minutes between scheduled syncs (a config stored before issue 22 has none: the default); null for manual and CSV. */
+export function syncIntervalOf(row: Pick<Row, 'type' | 'config'>): number | null {
+  if (!storefrontTypes.includes(row.type)) return null;
+  const value = row.config.syncIntervalMinutes;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : defaultSyncIntervalMinutes;
+}
+
+/** When the next scheduled run is due counted from `from`, or null when the schedule is off. */
+export function nextSyncAfter(row: Pick<Row, 'type' | 'config'>, from: Date): string | null {
+  const minutes = syncIntervalOf(row);
+  return minutes ? new Date(from.getTime() + minutes * 60_000).toISOString() : null;
+}
+
 /** Every read shows credentials masked, never sealed or plain. */
 export function toOrderChannel(app: AppContext, row: Row): OrderChannel {
   return {
@@ -29,6 +45,7 @@ export function toOrderChannel(app: AppContext, row: Row): OrderChannel {
     name: row.name,
     type: row.type as OrderChannelType,
     config: maskConfig(app.keys.sealKey, row.config, orderChannelSecretKeys),
+    sync: syncIntervalOf(row) === null ? null : { lastSyncedAt: row.lastSyncedAt, nextSyncAt: row.nextSyncAt, lastError: row.lastSyncError },
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -61,15 +78,16 @@ export function createOrderChannel(app: AppContext, orgId: string, input: OrderC
   const now = app.now().toISOString();
   return inWriteTransaction(app.db, (tx) => {
     assertWithinLimit(tx, orgId, 'orderChannels', now);
+    const interval = syncIntervalOf(input);
     const row: Row = {
       id: newId('orderChannel'),
       orgId,
       name: input.name,
       type: input.type,
       config: sealConfig(app.keys.sealKey, input.config, orderChannelSecretKeys),
-      // The scheduled sync (issue 22) fills these once it runs.
+      // A new storefront channel is due at once: the scheduler's next wake brings its orders in.
       lastSyncedAt: null,
-      nextSyncAt: null,
+      nextSyncAt: interval ? now : null,
       lastSyncError: null,
       syncStartedAt: null,
       syncCursor: null,
@@ -115,9 +133,23 @@ export function updateOrderChannel(app: AppContext, orgId: string, channelId: st
       ? sealConfig(app.keys.sealKey, checkedConfig(row.type as OrderChannelType, input.config), orderChannelSecretKeys, row.config)
       : row.config;
     const updated: Row = { ...row, name: input.name ?? row.name, config, updatedAt: app.now().toISOString() };
+    if (input.config) updated.nextSyncAt = rescheduled(row, updated, app.now());
     tx.update(orderChannels).set(updateColumns(updated)).where(eq(orderChannels.id, channelId)).run();
     return toOrderChannel(app, updated);
   });
+}
+
+/**
+ * A changed interval: off clears the due time; otherwise the next run is the sooner of the one
+ * already due and one interval from the last run (or from now, for a channel never synced or off).
+ */
+function rescheduled(before: Row, after: Row, now: Date): string | null {
+  const minutes = syncIntervalOf(after);
+  if (!minutes) return null;
+  if (syncIntervalOf(before) === minutes && before.nextSyncAt) return before.nextSyncAt;
+  const from = before.lastSyncedAt && before.nextSyncAt ? new Date(before.lastSyncedAt) : now;
+  const candidate = new Date(Math.max(from.getTime() + minutes * 60_000, now.getTime())).toISOString();
+  return before.nextSyncAt && before.nextSyncAt < candidate ? before.nextSyncAt : candidate;
 }
 
 /** A soft delete: the channel's orders keep their reference, and its plan place is freed. */
@@ -125,7 +157,7 @@ export function deleteOrderChannel(app: AppContext, orgId: string, channelId: st
   return inWriteTransaction(app.db, (tx) => {
     findOrderChannelRow(tx, orgId, channelId);
     const now = app.now().toISOString();
-    tx.update(orderChannels).set({ deletedAt: now, updatedAt: now }).where(eq(orderChannels.id, channelId)).run();
+    tx.update(orderChannels).set({ deletedAt: now, nextSyncAt: null, updatedAt: now }).where(eq(orderChannels.id, channelId)).run();
     return { message: `Order channel ${channelId} deleted` };
   });
 }

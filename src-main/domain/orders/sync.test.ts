@@ -105,14 +105,16 @@ describe('POST /order-channels/{id}/sync', () => {
     expect(ordersOf(wooChannel.channelId).map((row) => row.external_id)).toEqual(['811']);
   });
 
-  it('two syncs of one channel at the same time import each order once, with one order.created each', async () => {
+  it('two syncs of one channel at the same time: one runs (the channel lease), the other answers 409; each order once, one order.created each', async () => {
     t.app.storefront = { origin: shopify.origin };
     shopify.orders = [5201, 5202, 5203, 5204, 5205].map((id) => shopifyOrder(id));
     const { org, channelId, sync } = await channelIn('shopify', fakeShopify);
-    const [a, b] = await Promise.all([sync(), sync()]);
-    expect([a.status, b.status]).toEqual([200, 200]);
-    expect(a.body.created + b.body.created).toBe(5);
-    expect(a.body.skipped + b.body.skipped).toBe(5);
+    const answers = await Promise.all([sync(), sync()]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const ran = answers.find((answer) => answer.status === 200)!;
+    const refused = answers.find((answer) => answer.status === 409)!;
+    expect(ran.body).toEqual({ created: 5, skipped: 0, errors: [] });
+    expect(refused.body).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/being synced right now/) });
     expect(ordersOf(channelId)).toHaveLength(5);
     const events = t.app.db.$client.prepare("SELECT count(*) AS n FROM outbox_events WHERE type = 'order.created' AND org_id = ?").get(org.orgId);
     expect(events).toEqual({ n: 5 });
