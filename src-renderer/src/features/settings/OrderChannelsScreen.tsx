@@ -4,6 +4,7 @@ import { orderChannelSecretKeys, orderChannelTypes, type OrderChannel, type Orde
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/forms';
 import { client } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
 import { useOperation } from '../../lib/useOperation';
 import { useOrgId } from '../../lib/session';
 import {
@@ -29,6 +30,8 @@ interface ChannelDraft {
   shopDomain: string;
   /** WooCommerce */
   siteUrl: string;
+  /** Minutes between scheduled syncs, as typed (shops only); 0 turns the schedule off. */
+  syncInterval: string;
   /** Credentials as typed; empty means "keep the saved one" when there is one. */
   secrets: Record<SecretKey, string>;
   /** Credentials as a read shows them (masked); sent back unchanged when the field is left empty. */
@@ -62,7 +65,7 @@ const secretFields: Record<OrderChannelType, { key: SecretKey; label: string; hi
 
 const noSecrets: Record<SecretKey, string> = { accessToken: '', consumerKey: '', consumerSecret: '' };
 
-const blank: ChannelDraft = { name: '', type: 'manual', shopDomain: '', siteUrl: '', secrets: noSecrets, savedSecrets: {} };
+const blank: ChannelDraft = { name: '', type: 'manual', shopDomain: '', siteUrl: '', syncInterval: '10', secrets: noSecrets, savedSecrets: {} };
 
 const configText = (channel: OrderChannel, key: string): string => {
   const value = channel.config[key];
@@ -80,6 +83,7 @@ function draftOf(channel: OrderChannel): ChannelDraft {
     type: channel.type,
     shopDomain: configText(channel, 'shopDomain'),
     siteUrl: configText(channel, 'siteUrl'),
+    syncInterval: typeof channel.config.syncIntervalMinutes === 'number' ? String(channel.config.syncIntervalMinutes) : '10',
     secrets: noSecrets,
     savedSecrets,
   };
@@ -91,11 +95,22 @@ function secretOf(draft: ChannelDraft, key: SecretKey): string {
   return typed !== '' ? typed : (draft.savedSecrets[key] ?? '');
 }
 
-const shopifyConfig = (draft: ChannelDraft) => ({ shopDomain: draft.shopDomain.trim(), accessToken: secretOf(draft, 'accessToken') });
+/** The interval as sent; text that is no number goes as NaN (null in JSON), which the server reports at its field. */
+function syncIntervalOf(draft: ChannelDraft): number {
+  const typed = draft.syncInterval.trim();
+  return typed === '' ? Number.NaN : Number(typed);
+}
+
+const shopifyConfig = (draft: ChannelDraft) => ({
+  shopDomain: draft.shopDomain.trim(),
+  accessToken: secretOf(draft, 'accessToken'),
+  syncIntervalMinutes: syncIntervalOf(draft),
+});
 const woocommerceConfig = (draft: ChannelDraft) => ({
   siteUrl: draft.siteUrl.trim(),
   consumerKey: secretOf(draft, 'consumerKey'),
   consumerSecret: secretOf(draft, 'consumerSecret'),
+  syncIntervalMinutes: syncIntervalOf(draft),
 });
 
 /** The body of a create: shop channels with their connection; manual and CSV ones need none. */
@@ -112,6 +127,16 @@ function updateBodyOf(draft: ChannelDraft) {
   if (draft.type === 'shopify') return { name, config: shopifyConfig(draft) };
   if (draft.type === 'woocommerce') return { name, config: woocommerceConfig(draft) };
   return { name };
+}
+
+/** A shop channel's scheduled sync in one line: "Last synced … · next sync … · last error …". */
+export function syncSummary(channel: OrderChannel): string {
+  const sync = channel.sync;
+  if (!sync) return '—';
+  const parts = [sync.lastSyncedAt ? `Last synced ${formatDateTime(sync.lastSyncedAt)}` : 'Not synced yet'];
+  parts.push(sync.nextSyncAt ? `next sync ${formatDateTime(sync.nextSyncAt)}` : 'no scheduled sync');
+  if (sync.lastError) parts.push(`last error: ${sync.lastError}`);
+  return parts.join(' · ');
 }
 
 /** Where a shop channel's orders come from, for the list. */
@@ -137,6 +162,7 @@ export function OrderChannelsScreen() {
     { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
     { id: 'type', header: 'Type', cell: ({ row }) => channelTypeNames[row.original.type] },
     { id: 'shop', header: 'Shop', cell: ({ row }) => shopOf(row.original) },
+    { id: 'sync', header: 'Sync', cell: ({ row }) => syncSummary(row.original) },
   ];
   if (canWrite) columns.push(editDeleteColumn(edit, remove.ask));
 
@@ -171,6 +197,7 @@ export function OrderChannelsScreen() {
       />
 
       <Dialog title={editor.key === 'new' ? 'New order channel' : `Edit ${editing?.name ?? 'order channel'}`} open={editor.open} onClose={editor.close} wide>
+        {editing?.sync && <p className="hint">{syncSummary(editing)}</p>}
         {editor.draft && (
           <EditorForm
             onSubmit={() => save(editor.draft as ChannelDraft)}
@@ -246,6 +273,21 @@ function ChannelFields({
                 <input type="url" value={draft.siteUrl} onChange={(event) => set('siteUrl', event.target.value)} spellCheck={false} autoComplete="off" />
               </Field>
             )}
+            <Field
+              label="Sync every (minutes)"
+              error={errors['config.syncIntervalMinutes']}
+              hint="Orders are fetched from the shop this often while Shipdesk runs; 0 turns it off (use “Sync” instead). Up to 1440."
+            >
+              <input
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={1440}
+                step={1}
+                value={draft.syncInterval}
+                onChange={(event) => set('syncInterval', event.target.value)}
+              />
+            </Field>
             {secretFields[draft.type].map((field) => {
               const saved = draft.savedSecrets[field.key];
               return (
