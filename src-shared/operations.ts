@@ -18,6 +18,7 @@ import { printingOperations } from './api/printing';
 import { bulkShipmentOperations } from './api/bulkShipments';
 import { pickupOperations } from './api/pickups';
 import { closeOutOperations } from './api/closeOuts';
+import { emailSettingsOperations } from './api/emailSettings';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
@@ -42,6 +43,7 @@ export const operations = [
   ...bulkShipmentOperations,
   ...pickupOperations,
   ...closeOutOperations,
+  ...emailSettingsOperations,
 ];
 
 export type Operations = typeof operations;

@@ -20,6 +20,7 @@ import { trackingHandlers } from './tracking/handlers';
 import { bulkShipmentHandlers } from './shipments/bulkHandlers';
 import { pickupHandlers } from './pickups/handlers';
 import { closeOutHandlers } from './closeOuts/handlers';
+import { emailSettingsHandlers } from './email/handlers';
 
 /**
  * Every operation of the table has exactly one handler, beside its resource's rules
@@ -47,4 +48,5 @@ export const handlers = {
   ...bulkShipmentHandlers,
   ...pickupHandlers,
   ...closeOutHandlers,
+  ...emailSettingsHandlers,
 } satisfies HandlerMap;
