@@ -1,5 +1,33 @@
 import { z } from 'zod';
 import { email, timestamp } from './common';
+import { emailPlaceholders, unknownPlaceholders } from '../emailTemplates';
+
+/** A template part with only known placeholders: an unknown one would reach customers as empty text. */
+const templatePart = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .superRefine((value, ctx) => {
+      const unknown = unknownPlaceholders(value);
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Unknown placeholder${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `{{${name}}}`).join(', ')}; use only ${emailPlaceholders.map((name) => `{{${name}}}`).join(', ')}`,
+        });
+      }
+    });
+
+export const emailTemplateSchema = z.strictObject({ subject: templatePart(200), text: templatePart(10_000) });
+
+const perLanguage = z.strictObject({ en: emailTemplateSchema, da: emailTemplateSchema });
+/** What each kind and language really sends: the organization's own template, or the default. */
+export const emailTemplatesSchema = z.strictObject({ dispatched: perLanguage, return_label: perLanguage });
+
+const perLanguageEdit = z.strictObject({ en: emailTemplateSchema.nullable().optional(), da: emailTemplateSchema.nullable().optional() });
+/** Only the templates given change; null puts one back to the default. */
+export const emailTemplatesEdit = z.strictObject({ dispatched: perLanguageEdit.optional(), return_label: perLanguageEdit.optional() });
+export type EmailTemplatesEdit = z.infer<typeof emailTemplatesEdit>;
 
 /**
  * An organization's SMTP server for customer e-mails (issue 22). The password is sealed at rest and
@@ -13,6 +41,7 @@ export const emailSettingsSchema = z.strictObject({
   /** Masked (`••••` and, for a long one, its last four characters); null when none is stored. */
   password: z.string().nullable(),
   fromAddress: z.string(),
+  templates: emailTemplatesSchema,
   createdAt: timestamp(),
   updatedAt: timestamp(),
 });
@@ -30,6 +59,7 @@ export const emailSettingsBody = z.strictObject({
   username: z.string().max(320).nullable().optional(),
   password: z.string().min(1).max(1000).nullable().optional().describe('Left out (or sent back masked as read): the stored password is kept; null removes it'),
   fromAddress: email().describe('The sender customers see, e.g. shop@example.com'),
+  templates: emailTemplatesEdit.optional().describe('Templates to change (per kind and language); null puts one back to the default'),
 });
 export type EmailSettingsInput = z.infer<typeof emailSettingsBody>;
 

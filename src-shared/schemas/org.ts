@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailLanguages } from '../emailTemplates';
 import { countryCode, email, eoriNumber, requiredText, text, timestamp } from './common';
 
 export const plans = ['starter', 'pro', 'unlimited'] as const;
@@ -31,6 +32,8 @@ export const organizationSchema = z.strictObject({
   plan: z.enum(plans),
   /** Printed on every packing slip: how the customer sends something back (issue 20). */
   returnInstructions: z.string().nullable(),
+  /** The language of customer e-mails (issue 22). */
+  language: z.enum(emailLanguages),
   createdAt: timestamp(),
   updatedAt: timestamp(),
 });
@@ -59,6 +62,7 @@ export const organizationUpdateBody = z.strictObject({
   postalCode: text().nullable().optional(),
   country: countryCode().nullable().optional(),
   returnInstructions: z.string().max(MAX_RETURN_INSTRUCTIONS).nullable().optional().describe('Printed on every packing slip; null clears it'),
+  language: z.enum(emailLanguages).optional().describe('The language of customer e-mails: en or da'),
 });
 export type OrganizationUpdate = z.infer<typeof organizationUpdateBody>;
 

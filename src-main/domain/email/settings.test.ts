@@ -168,3 +168,44 @@ describe('POST /orgs/{orgId}/email-settings/test', () => {
     expect(res.body.message).toMatch(/Save the e-mail settings first/);
   });
 });
+
+describe('templates and language', () => {
+  it('reads the default templates in English and Danish until the organization writes its own', async () => {
+    const res = await t.request('PUT', path(), { body: body() });
+    expect(res.body.templates.dispatched.en.subject).toBe('Your order {{orderNumber}} is on its way');
+    expect(res.body.templates.dispatched.da.subject).toBe('Din ordre {{orderNumber}} er på vej');
+    expect(res.body.templates.return_label.da.text).toContain('{{trackingUrl}}');
+  });
+
+  it('saves one template, keeps the others, and puts it back to the default with null', async () => {
+    const own = { subject: 'Pakken er sendt: {{reference}}', text: 'Hej {{receiverName}}, se {{trackingUrl}}' };
+    const saved = await t.request('PUT', path(), { body: body({ templates: { dispatched: { da: own } } }) });
+    expect(saved.status).toBe(200);
+    expect(saved.body.templates.dispatched.da).toEqual(own);
+    expect(saved.body.templates.dispatched.en.subject).toBe('Your order {{orderNumber}} is on its way');
+    const kept = await t.request('PUT', path(), { body: body() });
+    expect(kept.body.templates.dispatched.da).toEqual(own);
+    const reset = await t.request('PUT', path(), { body: body({ templates: { dispatched: { da: null } } }) });
+    expect(reset.body.templates.dispatched.da.subject).toBe('Din ordre {{orderNumber}} er på vej');
+  });
+
+  it('refuses an unknown placeholder with a message naming it and the ones that exist', async () => {
+    const res = await t.request('PUT', path(), {
+      body: body({ templates: { return_label: { en: { subject: 'Return {{orderNo}}', text: 'Hi' } } } }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    const detail = res.body.details.find((d: { path: string }) => d.path === 'body.templates.return_label.en.subject');
+    expect(detail.message).toContain('Unknown placeholder {{orderNo}}');
+    expect(detail.message).toContain('{{orderNumber}}');
+  });
+
+  it('sets the organization language to Danish and refuses others', async () => {
+    const org = await t.createOrg();
+    expect((await t.request('GET', `/orgs/${org.orgId}`, { token: org.token })).body.language).toBe('en');
+    const da = await t.request('PUT', `/orgs/${org.orgId}`, { token: org.token, body: { language: 'da' } });
+    expect(da.body.language).toBe('da');
+    const de = await t.request('PUT', `/orgs/${org.orgId}`, { token: org.token, body: { language: 'de' } });
+    expect(de.status).toBe(400);
+  });
+});

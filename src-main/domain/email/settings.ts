@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
-import type { EmailSettings, EmailSettingsInput, EmailTestResult } from '../../../src-shared/schemas/emailSettings';
+import type { EmailSettings, EmailSettingsInput, EmailTemplatesEdit, EmailTestResult } from '../../../src-shared/schemas/emailSettings';
 import { emailSettings } from '../../db/schema';
 import { inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { isSealed, maskSecret, seal, unseal } from '../secrets';
 import { findOrgRow } from '../orgs/orgs';
+import { effectiveTemplates, emailKinds, emailLanguages } from '../../../src-shared/emailTemplates';
 import { sendEmail, type SmtpConfig, type SmtpTimeouts } from './smtp';
 
 type Row = typeof emailSettings.$inferSelect;
@@ -29,6 +30,7 @@ function toSettings(app: AppContext, row: Row): EmailSettings {
     username: row.username,
     password,
     fromAddress: row.fromAddress,
+    templates: effectiveTemplates(row.templates),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -68,6 +70,21 @@ function passwordToStore(app: AppContext, input: EmailSettingsInput, before: Row
   return seal(app.keys.sealKey, input.password);
 }
 
+/** Only the organization's own templates are stored; a default is never copied in, so better defaults reach everyone. */
+function mergeTemplates(stored: Record<string, unknown>, edit: EmailTemplatesEdit | undefined): Record<string, unknown> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const kind of emailKinds) {
+    const before = stored[kind];
+    out[kind] = typeof before === 'object' && before !== null ? { ...(before as Record<string, unknown>) } : {};
+    for (const language of emailLanguages) {
+      const change = edit?.[kind]?.[language];
+      if (change === null) delete out[kind][language];
+      else if (change !== undefined) out[kind][language] = change;
+    }
+  }
+  return out;
+}
+
 export function putEmailSettings(app: AppContext, orgId: string, input: EmailSettingsInput): EmailSettings {
   return inWriteTransaction(app.db, (tx) => {
     findOrgRow(tx, orgId);
@@ -80,12 +97,13 @@ export function putEmailSettings(app: AppContext, orgId: string, input: EmailSet
       username: input.username ? input.username : null,
       passwordSealed: passwordToStore(app, input, before),
       fromAddress: input.fromAddress,
+      templates: mergeTemplates(before?.templates ?? {}, input.templates),
       updatedAt: now,
     };
     if (before) tx.update(emailSettings).set(values).where(eq(emailSettings.orgId, orgId)).run();
     else
       tx.insert(emailSettings)
-        .values({ orgId, ...values, templates: {}, createdAt: now })
+        .values({ orgId, ...values, createdAt: now })
         .run();
     return toSettings(app, findEmailSettingsRow(tx, orgId)!);
   });

@@ -38,6 +38,7 @@ describe('GET /orgs/{id}', () => {
       overageEnabled: false,
       plan: 'starter',
       returnInstructions: null,
+      language: 'en',
       createdAt: clock.toISOString(),
       updatedAt: clock.toISOString(),
     });
@@ -68,6 +69,7 @@ describe('PUT /orgs/{id}', () => {
       { city: 'Aarhus' },
       { postalCode: '8000' },
       { country: 'DK' },
+      { language: 'da' },
     ];
     let expected = (await t.request('GET', path())).body;
     for (const change of changes) {

@@ -31,6 +31,7 @@ export function toOrganization(row: Row): Organization {
     overageEnabled: row.overageEnabled,
     plan: row.plan as Plan,
     returnInstructions: row.returnInstructions,
+    language: row.language === 'da' ? 'da' : 'en',
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
