@@ -16,6 +16,7 @@ import { rendererIndex } from './http/renderer';
 import { stationUrls } from './http/hosts';
 import { runStartupChores } from './app/runtime/startup';
 import { start as startWebhookDelivery } from './domain/webhooks/delivery';
+import { start as startCustomerEmails } from './domain/email/messages';
 import { startDailyBackups } from './app/runtime/dailyBackups';
 import { startDailyPickups } from './domain/pickups/scheduler';
 import { startScheduledSync } from './domain/orderChannels/scheduledSync';
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
       const dailyPickups = startDailyPickups(app);
       // Issue 22: syncs storefront channels on their interval; the due time and lease are in the database, so a restart resumes it.
       const scheduledSync = startScheduledSync(app);
+      // Issue 22: customer e-mails queued with their dispatch; the queue is in the database, so a restart resumes it.
+      const customerEmails = startCustomerEmails(app);
       const opened = app;
       return {
         app: opened,
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
           await trackingPoller.stop();
           await dailyPickups.stop();
           await scheduledSync.stop();
+          await customerEmails.stop();
           opened.close();
           lock.release();
         },

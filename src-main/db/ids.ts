@@ -17,6 +17,7 @@ export const idPrefixes = {
   document: 'doc',
   webhook: 'whk',
   delivery: 'whd',
+  emailMessage: 'eml',
   event: 'evt',
   printer: 'prn',
   printJob: 'pjb',

@@ -16,6 +16,7 @@ import { loadWindowState, restoreBounds, saveWindowState, WINDOW_STATE_FILE } fr
 import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
 import { start as startWebhookDelivery } from '../domain/webhooks/delivery';
+import { start as startCustomerEmails } from '../domain/email/messages';
 import { startDailyBackups } from '../app/runtime/dailyBackups';
 import { startTrackingPoller } from '../domain/tracking/poller';
 import { startDailyPickups } from '../domain/pickups/scheduler';
@@ -47,6 +48,7 @@ let appContext: AppContext | null = null;
 let httpServer: FastifyInstance | null = null;
 let ipc: IpcRegistration | null = null;
 let webhookDelivery: BackgroundTask | null = null;
+let customerEmails: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
 let trackingPoller: BackgroundTask | null = null;
 let dailyPickups: BackgroundTask | null = null;
@@ -123,6 +125,8 @@ async function start(): Promise<void> {
   await startHttpServer(appContext);
   // Sends committed outbox events to webhooks in the background; the schedule survives restarts.
   webhookDelivery = startWebhookDelivery(appContext);
+  // Issue 22: customer e-mails queued with their dispatch; the queue survives restarts.
+  customerEmails = startCustomerEmails(appContext);
   // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
   dailyBackups = startDailyBackups(appContext);
   // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
@@ -239,6 +243,7 @@ app.on('will-quit', (event) => {
       console.error('Closing the API server failed:', error);
     }
     await webhookDelivery?.stop();
+    await customerEmails?.stop();
     await dailyBackups?.stop();
     await trackingPoller?.stop();
     await dailyPickups?.stop();

@@ -158,6 +158,9 @@ export const activityActions = [
   'return_created',
   'cancelled',
   'printed',
+  /** A customer e-mail (issue 22) was accepted by the organization's SMTP server, or could not be sent. */
+  'email_sent',
+  'email_failed',
 ] as const;
 export const activitySchema = z.strictObject({
   id: z.string(),

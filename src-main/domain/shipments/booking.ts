@@ -29,6 +29,7 @@ import { toKg } from '../units';
 import { customsDeclarationOf } from '../customs/declaration';
 import { customsProblems } from '../customs/completeness';
 import { assertActionAllowed } from './lifecycle';
+import { customerEmailPlan, queueCustomerEmail, type CustomerEmailPlan } from '../email/messages';
 import { printedCompany } from '../../../src-shared/partyCompany';
 import { loadShipmentRecord, readShipment, recordActivity, recordError, setStatus, type PartyRow, type ShipmentRecord } from './repository';
 import {
@@ -62,6 +63,8 @@ export interface PreparedBooking {
   request: BookingRequest;
   /** The papers the applied rule asks for (packing list, invoices), or null. */
   shippingDocuments: ShippingDocumentsPlan | null;
+  /** The customer e-mail Shipdesk sends once dispatched (issue 22), queued with the dispatch; null: none. */
+  customerEmail: CustomerEmailPlan | null;
 }
 
 export type BookingOutcome =
@@ -207,6 +210,11 @@ function ruleNotices(db: ReadDb, ruleId: string | null): BookingRequest['notify'
   return { phone: rule?.phone ?? false, email: rule?.email ?? false };
 }
 
+/** When Shipdesk e-mails the customer itself, the carrier is not asked for its own e-mail notice too. */
+function carrierNotices(notices: BookingRequest['notify'], customerEmail: CustomerEmailPlan | null): BookingRequest['notify'] {
+  return customerEmail ? { ...notices, email: false } : notices;
+}
+
 /**
  * Step 1, inside the caller's write transaction: 409 when the status forbids sending, 422
  * SHIPMENT_INCOMPLETE listing everything missing (the transaction rolls back, nothing changes), 409
@@ -246,6 +254,7 @@ export function beginBooking(
   }
 
   setStatus(tx, now, shipmentId, 'processing');
+  const customerEmail = customerEmailPlan(tx, orgId, record);
   recordActivity(
     tx,
     now,
@@ -266,7 +275,8 @@ export function beginBooking(
     config: carrier.config,
     afterUnknownOutcome,
     secrets: carrierSecrets(carrier.row.carrierSlug, carrier.config),
-    request: bookingRequest(record, carrier.adapter, carrier.config, ruleNotices(tx, row.shippingRuleId), customs),
+    customerEmail,
+    request: bookingRequest(record, carrier.adapter, carrier.config, carrierNotices(ruleNotices(tx, row.shippingRuleId), customerEmail), customs),
     shippingDocuments: planShippingDocuments(
       tx,
       record,
@@ -435,6 +445,7 @@ function writeSuccess(
     'sent',
     `${outcome.found ? `Found the earlier booking with ${prepared.carrierName} (nothing booked twice)` : `Booked with ${prepared.carrierName}`}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}${paperList.length ? `, ${paperList.join(', ')}` : ''}`,
   );
+  if (prepared.customerEmail) queueCustomerEmail(tx, now, prepared.orgId, prepared.shipmentId, prepared.customerEmail);
   const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
   emitEvent(tx, now, prepared.orgId, 'shipment.dispatched', shipment);
   emitEvent(tx, now, prepared.orgId, 'tracking.updated', {

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { receiverParty, setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
+import { startTestSmtpServer, type TestSmtpServer } from '../../testing/smtpServer';
+import { sendDueEmails, settleInterruptedEmails } from './messages';
+
+let clock = new Date('2026-03-02T09:00:00.000Z');
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
+
+let t: TestServer;
+let smtp: TestSmtpServer;
+let carrierId: string;
+let senderAddressId: string;
+let ruleWithEmail: string;
+let ruleWithoutEmail: string;
+const org = () => t.org.orgId;
+const shipmentsPath = () => `/orgs/${org()}/shipments`;
+const sql = () => t.app.db.$client;
+
+async function createRule(body: Record<string, unknown>) {
+  const res = await t.request('POST', `/orgs/${org()}/shipping-rules`, {
+    body: { services: [], senderAddressId, receivingCountries: ['*'], conditions: [], carrierId, productId: 'local_parcel', ...body },
+  });
+  if (res.status !== 201) throw new Error(`rule: ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
+}
+
+async function dispatchedWithRule(ruleId: string, reference: string) {
+  const created = await t.request('POST', shipmentsPath(), { body: shipmentBody(carrierId, { reference, parties: [receiverParty({ name: 'Jens Hansen' })] }) });
+  expect(created.status).toBe(201);
+  const patched = await t.request('PATCH', `${shipmentsPath()}/${created.body.id}`, { body: { shippingRuleId: ruleId } });
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+  const sent = await t.request('POST', `${shipmentsPath()}/${created.body.id}/send`);
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  return sent.body;
+}
+
+const messagesOf = (shipmentId: string) =>
+  sql()
+    .prepare('SELECT kind, status, attempts, to_address AS toAddress, last_error AS lastError FROM email_messages WHERE shipment_id = ?')
+    .all(shipmentId) as {
+    kind: string;
+    status: string;
+    attempts: number;
+    toAddress: string;
+    lastError: string | null;
+  }[];
+
+beforeAll(async () => {
+  t = await startTestServer({ now: () => clock });
+  sql().prepare("UPDATE orgs SET plan = 'unlimited' WHERE id = ?").run(org());
+  smtp = await startTestSmtpServer();
+  ({ carrierId, senderAddressId } = await setupLocalCarrier(t, t.org, { trackingUrlTemplate: 'https://track.acme.example/{trackingNumber}' }));
+  const returnRule = await createRule({ name: 'Returns with e-mail', productId: 'local_return', emailNotification: true });
+  ruleWithEmail = await createRule({ name: 'With e-mail', emailNotification: true, returnShippingRuleId: returnRule });
+  ruleWithoutEmail = await createRule({ name: 'Without e-mail', emailNotification: false });
+  const saved = await t.request('PUT', `/orgs/${org()}/email-settings`, {
+    body: { host: smtp.host, port: smtp.port, secure: false, username: smtp.username, password: smtp.password, fromAddress: 'shop@example.com' },
+  });
+  expect(saved.status).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+beforeEach(() => {
+  smtp.failWith = null;
+});
+
+describe('customer e-mails', () => {
+  it('sends one dispatch e-mail with the tracking link, in the organization language, once', async () => {
+    await t.request('PUT', `/orgs/${org()}`, { body: { language: 'da' } });
+    const before = smtp.received.length;
+    const shipment = await dispatchedWithRule(ruleWithEmail, 'WEB-2001');
+    expect(messagesOf(shipment.id)).toMatchObject([{ kind: 'dispatched', status: 'queued', toAddress: 'jens@example.dk' }]);
+    expect(await sendDueEmails(t.app)).toBe(1);
+    await smtp.waitFor(before + 1);
+    const mail = smtp.received[before]!;
+    expect(mail.to).toEqual(['jens@example.dk']);
+    expect(mail.subject).toBe('Din ordre WEB-2001 er på vej');
+    expect(mail.text).toContain('Hej Jens Hansen');
+    expect(shipment.tracking.url).toMatch(/^https:\/\/track\.acme\.example\//);
+    expect(mail.text).toContain(shipment.tracking.url);
+    expect(messagesOf(shipment.id)).toMatchObject([{ status: 'sent', attempts: 1 }]);
+    expect(await sendDueEmails(t.app)).toBe(0);
+    expect(smtp.received.length).toBe(before + 1);
+    const read = (await t.request('GET', `${shipmentsPath()}/${shipment.id}`)).body;
+    expect(read.activities.map((a: { action: string }) => a.action)).toContain('email_sent');
+    await t.request('PUT', `/orgs/${org()}`, { body: { language: 'en' } });
+  });
+
+  it('sends none when the rule does not ask for e-mail', async () => {
+    const shipment = await dispatchedWithRule(ruleWithoutEmail, 'WEB-2002');
+    expect(messagesOf(shipment.id)).toEqual([]);
+  });
+
+  it('attaches the return label as a PDF to the return e-mail', async () => {
+    const original = await dispatchedWithRule(ruleWithEmail, 'WEB-2003');
+    await sendDueEmails(t.app);
+    const before = smtp.received.length;
+    const ret = await t.request('POST', `${shipmentsPath()}/${original.id}/create-return`);
+    expect(ret.status, JSON.stringify(ret.body)).toBe(200);
+    expect(messagesOf(ret.body.id)).toMatchObject([{ kind: 'return_label', toAddress: 'jens@example.dk' }]);
+    expect(await sendDueEmails(t.app)).toBe(1);
+    await smtp.waitFor(before + 1);
+    const mail = smtp.received[before]!;
+    expect(mail.subject).toBe('Your return label for order RET-WEB-2003');
+    expect(mail.raw).toMatch(/Content-Type: application\/pdf; name=return-label-RET-WEB-2003\.pdf/);
+  });
+
+  it('retries a failed send on the schedule, recording each failure on the shipment', async () => {
+    const shipment = await dispatchedWithRule(ruleWithEmail, 'WEB-2004');
+    smtp.failWith = { code: 451, message: 'Try again later' };
+    const refusedBefore = smtp.refusedCount;
+    expect(await sendDueEmails(t.app)).toBe(1);
+    expect(smtp.refusedCount).toBe(refusedBefore + 1);
+    expect(messagesOf(shipment.id)).toMatchObject([{ status: 'queued', attempts: 1 }]);
+    const read = (await t.request('GET', `${shipmentsPath()}/${shipment.id}`)).body;
+    expect(JSON.stringify(read.errors)).toContain('could not be sent (attempt 1 of 6)');
+    expect(await sendDueEmails(t.app)).toBe(0);
+    smtp.failWith = null;
+    advance(30_000);
+    const before = smtp.received.length;
+    expect(await sendDueEmails(t.app)).toBe(1);
+    await smtp.waitFor(before + 1);
+    expect(messagesOf(shipment.id)).toMatchObject([{ status: 'sent', attempts: 2 }]);
+  });
+
+  it('never sends twice: a message left sending by a crash is marked failed after a restart, not resent', async () => {
+    const shipment = await dispatchedWithRule(ruleWithEmail, 'WEB-2005');
+    sql().prepare("UPDATE email_messages SET status = 'sending', attempts = 1 WHERE shipment_id = ?").run(shipment.id);
+    expect(settleInterruptedEmails(t.app)).toBe(1);
+    expect(messagesOf(shipment.id)).toMatchObject([{ status: 'failed' }]);
+    const before = smtp.received.length;
+    advance(24 * 60 * 60_000);
+    await sendDueEmails(t.app);
+    expect(smtp.received.length).toBe(before);
+  });
+});
