@@ -287,6 +287,37 @@ describe('PostNord booking', () => {
     expect(request.body.shipment[0].parties.consignee.party.contact).toMatchObject({ smsNo: '+46709876543', emailAddress: 'anna@example.se' });
   });
 
+  it("does not ask for PostNord's e-mail notice when Shipdesk e-mails the customer itself; the SMS notice stays", async () => {
+    const rule = await t.request('POST', `/orgs/${t.org.orgId}/shipping-rules`, {
+      body: {
+        name: `Own e-mail ${Date.now()}`,
+        carrierId,
+        productId: 'postnord_parcel',
+        services: [],
+        senderAddressId,
+        receivingCountries: ['SE'],
+        conditions: [],
+        emailNotification: true,
+        phoneNotification: true,
+      },
+    });
+    expect(rule.status).toBe(201);
+    const settings = await t.request('PUT', `/orgs/${t.org.orgId}/email-settings`, {
+      body: { host: '127.0.0.1', port: 2525, secure: false, fromAddress: 'shop@example.com' },
+    });
+    expect(settings.status).toBe(200);
+    try {
+      const shipment = await create();
+      expect((await t.request('PATCH', `${shipmentsPath()}/${shipment.id}`, { body: { shippingRuleId: rule.body.id } })).status).toBe(200);
+      expect((await send(shipment.id)).status).toBe(200);
+      const codes = lastBookingBody().body.shipment[0].service.additionalServiceCode as string[];
+      expect(codes).toContain('A3');
+      expect(codes).not.toContain('A4');
+    } finally {
+      expect((await t.request('DELETE', `/orgs/${t.org.orgId}/email-settings`)).status).toBe(200);
+    }
+  });
+
   it('books a Return Drop Off through the returns endpoint, with the warehouse as the paying consignee', async () => {
     const customer = { ...receiver(), type: 'sender' };
     const warehouse = receiver({
