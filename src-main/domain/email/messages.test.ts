@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { receiverParty, setupLocalCarrier, shipmentBody, startTestServer, type TestServer } from '../../testing/harness';
 import { startTestSmtpServer, type TestSmtpServer } from '../../testing/smtpServer';
+import { createAppContext } from '../../app/runtime/createApp';
 import { sendDueEmails, settleInterruptedEmails } from './messages';
 
 let clock = new Date('2026-03-02T09:00:00.000Z');
@@ -136,5 +137,30 @@ describe('customer e-mails', () => {
     advance(24 * 60 * 60_000);
     await sendDueEmails(t.app);
     expect(smtp.received.length).toBe(before);
+  });
+
+  // Last in the file: it closes the test server's database.
+  it('resumes retries after a restart (the SQLite file reopened) and sends the e-mail once', async () => {
+    const shipment = await dispatchedWithRule(ruleWithEmail, 'WEB-2006');
+    smtp.failWith = { code: 421, message: 'Service not available' };
+    expect(await sendDueEmails(t.app)).toBe(1);
+    smtp.failWith = null;
+    expect(messagesOf(shipment.id)).toMatchObject([{ status: 'queued', attempts: 1 }]);
+    // The restart: this process's database is closed (the test server's last use) and the file opened anew.
+    t.app.close();
+    const reopened = createAppContext({ dataDir: t.dir, now: () => clock });
+    try {
+      expect(settleInterruptedEmails(reopened)).toBe(0);
+      advance(30_000);
+      const before = smtp.received.length;
+      expect(await sendDueEmails(reopened)).toBe(1);
+      await smtp.waitFor(before + 1);
+      expect(await sendDueEmails(reopened)).toBe(0);
+      expect(smtp.received.filter((mail) => mail.subject === 'Your order WEB-2006 is on its way')).toHaveLength(1);
+      const row = reopened.db.$client.prepare('SELECT status, attempts FROM email_messages WHERE shipment_id = ?').get(shipment.id);
+      expect(row).toEqual({ status: 'sent', attempts: 2 });
+    } finally {
+      reopened.close();
+    }
   });
 });
