@@ -8,6 +8,7 @@ import { formatDateTime, humanize } from '../../lib/format';
 import { useOrgId, useSession } from '../../lib/session';
 import { navigate } from '../../app/router';
 import { DemoModeButton } from '../onboarding/DemoModeButton';
+import { EmailSettingsSection } from './EmailSettingsSection';
 import { FormError, CheckboxField, ListError, PageHeader, ReadOnlyNote, emptyToNull, plainFieldErrors, useCanWrite } from './shared';
 
 type OrgDraft = {
@@ -57,6 +58,7 @@ export function OrganizationScreen() {
       <PageHeader title="Organization" />
       <ListError error={org.error} onRetry={org.reload} />
       {org.data ? <OrganizationForm key={org.data.id} org={org.data} /> : !org.error && <p className="loading">Loading…</p>}
+      <EmailSettingsSection />
       <FirstDaySection />
     </div>
   );
