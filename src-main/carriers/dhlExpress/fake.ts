@@ -20,6 +20,7 @@ import {
   type DhlShipmentRequest,
   type DhlTrackingEvent,
 } from './contract';
+import { faultQueue, parseJson, readBody, splitOnce } from '../platform/fakeKit';
 
 export type DhlOperation = 'book' | 'track' | 'bookPickup' | 'cancelPickup' | 'addressValidate';
 
@@ -122,7 +123,7 @@ export async function startFakeDhl(options: FakeDhlOptions = {}): Promise<FakeDh
   const username = options.username ?? 'dhl-fake-user';
   const password = options.password ?? 'dhl-fake-password';
   const accountNumber = options.accountNumber ?? '123456789';
-  const faults: { operation: DhlOperation | 'any'; fault: DhlFault; times: number }[] = [];
+  const faults = faultQueue<DhlOperation, DhlFault>();
   let waybillCounter = 0;
   let pickupCounter = 0;
 
@@ -142,18 +143,8 @@ export async function startFakeDhl(options: FakeDhlOptions = {}): Promise<FakeDh
     },
   };
 
-  const switches: FakeDhlSwitches = {
-    add: (operation, fault, times = 1) => void faults.push({ operation, fault, times }),
-    clear: () => void faults.splice(0),
-  };
-
-  function takeFault(operation: DhlOperation): DhlFault | null {
-    const index = faults.findIndex((entry) => entry.operation === operation || entry.operation === 'any');
-    if (index < 0) return null;
-    const entry = faults[index]!;
-    if (--entry.times <= 0) faults.splice(index, 1);
-    return entry.fault;
-  }
+  const switches: FakeDhlSwitches = { add: faults.add, clear: faults.clear };
+  const takeFault = faults.take;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -574,28 +565,6 @@ async function drawLabel(pieces: FakeDhlPiece[], waybill: string, request: DhlSh
   pdf.setCreationDate(new Date(0));
   pdf.setModificationDate(new Date(0));
   return Buffer.from(await pdf.save()).toString('base64');
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function splitOnce(text: string, separator: string): [string, string] {
-  const at = text.indexOf(separator);
-  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

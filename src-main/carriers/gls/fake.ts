@@ -29,6 +29,7 @@ import {
   type GlsTemplateSet,
   type GlsTrackEvent,
 } from './contract';
+import { faultQueue, parseJson, readBody, splitOnce } from '../platform/fakeKit';
 
 export type GlsOperation = 'token' | 'book' | 'cancel' | 'reprint' | 'findParcels' | 'parcelShops' | 'track' | 'endOfDay';
 
@@ -181,7 +182,7 @@ export async function startFakeGls(options: FakeGlsOptions = {}): Promise<FakeGl
   const contactId = options.contactId ?? '276a4Fk0Qm';
   const lifetime = options.tokenLifetimeSeconds ?? 14_400;
   const tokens = new Map<string, number>();
-  const faults: { operation: GlsOperation | 'any'; fault: GlsFault; times: number }[] = [];
+  const faults = faultQueue<GlsOperation, GlsFault>();
   let parcelCounter = 0;
 
   const state: FakeGlsState = {
@@ -203,18 +204,8 @@ export async function startFakeGls(options: FakeGlsOptions = {}): Promise<FakeGl
     },
   };
 
-  const switches: FakeGlsSwitches = {
-    add: (operation, fault, times = 1) => void faults.push({ operation, fault, times }),
-    clear: () => void faults.splice(0),
-  };
-
-  function takeFault(operation: GlsOperation): GlsFault | null {
-    const index = faults.findIndex((entry) => entry.operation === operation || entry.operation === 'any');
-    if (index < 0) return null;
-    const entry = faults[index]!;
-    if (--entry.times <= 0) faults.splice(index, 1);
-    return entry.fault;
-  }
+  const switches: FakeGlsSwitches = { add: faults.add, clear: faults.clear };
+  const takeFault = faults.take;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -681,28 +672,6 @@ async function drawLabel(parcel: FakeGlsParcel, consignee: GlsAddress, format: s
   pdf.setCreationDate(new Date(0));
   pdf.setModificationDate(new Date(0));
   return Buffer.from(await pdf.save()).toString('base64');
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function splitOnce(text: string, separator: string): [string, string] {
-  const at = text.indexOf(separator);
-  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
 }
 
 /** Header values carry no line breaks or non-Latin-1 characters. */

@@ -21,6 +21,7 @@ import {
   type UpsShipmentRequest,
 } from './contract';
 import { UPS_SERVICE_CODES } from './products';
+import { faultQueue, parseJson, readBody, splitOnce } from '../platform/fakeKit';
 
 export type UpsOperation = 'token' | 'book' | 'labelRecovery' | 'void' | 'track' | 'paperlessUpload' | 'bookPickup' | 'cancelPickup' | 'countries';
 
@@ -149,7 +150,7 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
   const accountNumber = options.accountNumber ?? 'A1B2C3';
   const lifetime = options.tokenLifetimeSeconds ?? 14_399;
   const tokens = new Map<string, number>();
-  const faults: { operation: UpsOperation | 'any'; fault: UpsFault; times: number }[] = [];
+  const faults = faultQueue<UpsOperation, UpsFault>();
   let counter = 0;
 
   const state: FakeUpsState = {
@@ -170,18 +171,8 @@ export async function startFakeUps(options: FakeUpsOptions = {}): Promise<FakeUp
     },
   };
 
-  const switches: FakeUpsSwitches = {
-    add: (operation, fault, times = 1) => void faults.push({ operation, fault, times }),
-    clear: () => void faults.splice(0),
-  };
-
-  function takeFault(operation: UpsOperation): UpsFault | null {
-    const index = faults.findIndex((entry) => entry.operation === operation || entry.operation === 'any');
-    if (index < 0) return null;
-    const entry = faults[index]!;
-    if (--entry.times <= 0) faults.splice(index, 1);
-    return entry.fault;
-  }
+  const switches: FakeUpsSwitches = { add: faults.add, clear: faults.clear };
+  const takeFault = faults.take;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -664,28 +655,6 @@ function drawLabel(trackingNumber: string, format: 'GIF' | 'ZPL', city: string):
     ],
     indices,
   ).toString('base64');
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function splitOnce(text: string, separator: string): [string, string] {
-  const at = text.indexOf(separator);
-  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
 }
 
 const upsDate = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '');
