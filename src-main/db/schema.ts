@@ -340,6 +340,8 @@ export const orderLines = sqliteTable(
     requiresShipping: bool('requires_shipping').notNull().default(true),
     taxable: bool('taxable').notNull().default(true),
     giftCard: bool('gift_card').notNull().default(false),
+    /** The shop's own id of the line (Shopify line item, WooCommerce line item), for fulfilments written back. Not in the API. */
+    externalLineId: text('external_line_id'),
   },
   (t) => [index('order_lines_order').on(t.orderId, t.position)],
 );
@@ -936,6 +938,50 @@ export const emailMessages = sqliteTable(
     uniqueIndex('email_messages_shipment_kind').on(t.shipmentId, t.kind),
     index('email_messages_org_created').on(t.orgId, t.createdAt, t.id),
     index('email_messages_due')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'queued'`),
+  ],
+);
+
+/**
+ * The write-back outbox (issue 22): one row per dispatched shipment of a storefront order, telling
+ * the shop it has shipped (carrier, tracking number and link, lines). Queued in the transaction
+ * that dispatches the shipment (or changes its tracking number), sent by a background task with
+ * the webhook retry schedule (decisions §10).
+ */
+export const shopFulfillments = sqliteTable(
+  'shop_fulfillments',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    shipmentId: text('shipment_id').notNull(),
+    orderChannelId: text('order_channel_id')
+      .notNull()
+      .references(() => orderChannels.id),
+    /** The tracking number to send; a change queues the row again with the new one. */
+    trackingNumber: text('tracking_number'),
+    /** queued, sending, sent or failed (after the last attempt; a retry button queues it again). */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    lastError: text('last_error'),
+    /** The shop's id of the fulfilment (Shopify Fulfillment gid) or note once written, so a tracking change updates it. */
+    remoteId: text('remote_id'),
+    /** The tracking number the shop has, once sent. */
+    sentTrackingNumber: text('sent_tracking_number'),
+    sentAt: text('sent_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('shop_fulfillments_shipment').on(t.shipmentId),
+    index('shop_fulfillments_order').on(t.orderId),
+    index('shop_fulfillments_due')
       .on(t.nextAttemptAt)
       .where(sql`status = 'queued'`),
   ],

@@ -16,6 +16,61 @@ export interface StorefrontClient {
   fetchNewOrders(config: Record<string, unknown>, since?: Date): Promise<StorefrontOrder[]>;
 }
 
+// ---- Issue 22: incremental reads and write-back. The sync moves to StorefrontReader and the write-back outbox uses StorefrontWriter. ----
+
+/** The shop's state of an order as a read finds it. */
+export type ShopOrderState = 'open' | 'cancelled' | 'closed';
+
+export interface ShopOrder extends StorefrontOrder {
+  /** open: waiting to be shipped; cancelled in the shop; closed: fulfilled or archived there. */
+  shopState: ShopOrderState;
+  /** The shop's last change of the order (ISO 8601), or null when it does not say. */
+  updatedAt: string | null;
+  /** The shop's id of each line of `order.orderLines`, same positions; kept for the fulfilments written back. */
+  lineIds: (string | null)[];
+}
+
+export interface OrderRead {
+  orders: ShopOrder[];
+  /** Opaque: where the next read starts (the channel's sync_cursor). */
+  cursor: string | null;
+}
+
+export interface StorefrontReader {
+  /**
+   * With no cursor: every order waiting to be shipped. With one: every order the shop changed since
+   * (new, edited, cancelled, closed), all pages, so a cancellation in the shop is seen.
+   */
+  fetchOrders(config: Record<string, unknown>, cursor: string | null): Promise<OrderRead>;
+}
+
+/** What the shop is told when a shipment of its order leaves. */
+export interface ShopFulfillment {
+  /** The Shipdesk shipment: marks what is written so a read-back after a timeout finds it. */
+  shipmentId: string;
+  orderExternalId: string;
+  carrierName: string;
+  trackingNumber: string;
+  trackingUrl: string | null;
+  /** The shipped lines and quantities; `externalLineId` is the shop's line id when the order came from it. */
+  lines: { externalLineId: string | null; sku: string | null; quantity: number }[];
+  /** Ask the shop to notify the customer: only when Shipdesk sends no e-mail of its own. */
+  notifyCustomer: boolean;
+  /** The shop's id of what was written before, when only the tracking number changed. */
+  remoteId: string | null;
+}
+
+export interface WrittenFulfillment {
+  remoteId: string;
+  trackingNumber: string | null;
+}
+
+export interface StorefrontWriter {
+  writeFulfillment(config: Record<string, unknown>, fulfillment: ShopFulfillment): Promise<WrittenFulfillment>;
+  /** What the shop already holds for this shipment (read back after a timeout before trying again), or null. */
+  findFulfillment(config: Record<string, unknown>, fulfillment: ShopFulfillment): Promise<WrittenFulfillment | null>;
+}
+
 // ---- Lenient readers for platform JSON: a missing field becomes null and validation reports it. ----
 
 export type Json = Record<string, unknown>;
