@@ -139,6 +139,35 @@ describe('customer e-mails', () => {
     expect(smtp.received.length).toBe(before);
   });
 
+  it('gives up on a server that does not answer in time, records it, and retries with the same Message-ID', async () => {
+    const shipment = await dispatchedWithRule(ruleWithEmail, 'WEB-2007');
+    // The server takes the message but holds its answer longer than the client waits.
+    smtp.delayMs = 1500;
+    const short = { connectionMs: 1000, greetingMs: 1000, socketMs: 300 };
+    const before = smtp.received.length;
+    try {
+      expect(await sendDueEmails(t.app, short)).toBe(1);
+    } finally {
+      smtp.delayMs = 0;
+    }
+    const [failed] = messagesOf(shipment.id);
+    expect(failed).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(failed!.lastError).toMatch(/No usable answer from 127\.0\.0\.1:\d+ in time/);
+    const read = (await t.request('GET', `${shipmentsPath()}/${shipment.id}`)).body;
+    expect(JSON.stringify(read.errors)).toContain('could not be sent (attempt 1 of 6)');
+    // The slow server may still deliver the first copy: the retry carries the same Message-ID, so the
+    // receiving end can tell them apart from two e-mails.
+    await smtp.waitFor(before + 1);
+    advance(30_000);
+    expect(await sendDueEmails(t.app)).toBe(1);
+    await smtp.waitFor(before + 2);
+    const copies = smtp.received.slice(before).filter((mail) => mail.subject === 'Your order WEB-2007 is on its way');
+    expect(copies).toHaveLength(2);
+    expect(copies[0]!.messageId).toBeTruthy();
+    expect(copies[1]!.messageId).toBe(copies[0]!.messageId);
+    expect(messagesOf(shipment.id)).toMatchObject([{ status: 'sent', attempts: 2 }]);
+  });
+
   // Last in the file: it closes the test server's database.
   it('resumes retries after a restart (the SQLite file reopened) and sends the e-mail once', async () => {
     const shipment = await dispatchedWithRule(ruleWithEmail, 'WEB-2006');
