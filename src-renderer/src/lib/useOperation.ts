@@ -59,7 +59,8 @@ export function useOperation<Id extends OperationId>(operationId: Id, input: Inp
   }, [operationId, stableInput]);
 
   return {
-    data: (state?.data ?? fallback?.data) as ClientResponseOf<Id> | undefined,
+    // `null` is an answer ("no e-mail settings yet"), not a read still loading.
+    data: (state?.data !== undefined ? state.data : fallback?.data) as ClientResponseOf<Id> | undefined,
     error: state?.error,
     loading: state?.loading ?? false,
     reload,
