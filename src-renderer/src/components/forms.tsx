@@ -35,7 +35,9 @@ export function Field({
 }) {
   const id = useId();
   ({ hint, warning, error } = fieldNotes({ hint, warning, error }));
-  const describedBy = [hint ? `${id}-hint` : null, warning ? `${id}-warning` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  // A description the control carries itself (a hint shared by several fields) is kept beside the field's own.
+  const own = typeof children.props['aria-describedby'] === 'string' ? children.props['aria-describedby'] : null;
+  const describedBy = [own, hint ? `${id}-hint` : null, warning ? `${id}-warning` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={error ? 'field field-invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>

@@ -46,6 +46,13 @@ export function EmailSettingsSection() {
   const orgId = useOrgId();
   const settings = useOperation('emailSettings.get', { params: { orgId } });
   const org = useOperation('orgs.get', { params: { id: orgId } });
+  // Kept here: a save reads the settings again, and the form starts afresh from what was saved.
+  const [status, setStatus] = useState<string | null>(null);
+  const saved = (message: string | null) => {
+    setStatus(message);
+    settings.reload();
+    org.reload();
+  };
   return (
     <section className="card email-settings" aria-labelledby="email-settings-title">
       <h2 id="email-settings-title">E-mail</h2>
@@ -55,7 +62,14 @@ export function EmailSettingsSection() {
       </p>
       <ListError error={settings.error ?? org.error} onRetry={settings.reload} />
       {settings.data !== undefined && org.data ? (
-        <EmailForm key={settings.data?.updatedAt ?? 'none'} settings={settings.data} org={org.data} onSaved={settings.reload} />
+        <EmailForm
+          key={`${settings.data?.updatedAt ?? 'none'} ${org.data.language}`}
+          settings={settings.data}
+          org={org.data}
+          status={status}
+          setStatus={setStatus}
+          onSaved={saved}
+        />
       ) : (
         !settings.error && <p className="loading">Loading…</p>
       )}
@@ -63,13 +77,24 @@ export function EmailSettingsSection() {
   );
 }
 
-function EmailForm({ settings, org, onSaved }: { settings: EmailSettings | null; org: Organization; onSaved: () => void }) {
+function EmailForm({
+  settings,
+  org,
+  status,
+  setStatus,
+  onSaved,
+}: {
+  settings: EmailSettings | null;
+  org: Organization;
+  status: string | null;
+  setStatus: (status: string | null) => void;
+  onSaved: (status: string | null) => void;
+}) {
   const orgId = org.id;
   const canWrite = useCanWrite('orgs');
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings, org.language, null));
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string | null>(null);
   const [testTo, setTestTo] = useState('');
   const [test, setTest] = useState<EmailTestResult | null>(null);
   const [testError, setTestError] = useState<unknown>(null);
@@ -120,8 +145,7 @@ function EmailForm({ settings, org, onSaved }: { settings: EmailSettings | null;
         },
       });
       if (draft.language !== org.language) await client.call('orgs.update', { params: { id: orgId }, body: { language: draft.language } });
-      setStatus('E-mail settings saved.');
-      onSaved();
+      onSaved('E-mail settings saved.');
     } catch (caught) {
       setError(caught);
     } finally {
@@ -143,7 +167,7 @@ function EmailForm({ settings, org, onSaved }: { settings: EmailSettings | null;
     setError(null);
     try {
       await client.call('emailSettings.delete', { params: { orgId } });
-      onSaved();
+      onSaved('E-mail settings removed: no more customer e-mails are sent.');
     } catch (caught) {
       setError(caught);
     }
@@ -177,7 +201,11 @@ function EmailForm({ settings, org, onSaved }: { settings: EmailSettings | null;
             <select
               value={draft.language}
               disabled={!canWrite}
-              onChange={(event) => setDraft((current) => ({ ...current, language: event.target.value as EmailLanguage }))}
+              onChange={(event) => {
+                const language = event.target.value as EmailLanguage;
+                setDraft((current) => ({ ...current, language }));
+                setStatus(null);
+              }}
             >
               {emailLanguages.map((language) => (
                 <option key={language} value={language}>
@@ -203,10 +231,11 @@ function EmailForm({ settings, org, onSaved }: { settings: EmailSettings | null;
           </p>
           {emailKinds.map((kind) =>
             emailLanguages.map((language) => (
-              <div key={`${kind}-${language}`} className="email-template">
-                <h3>
+              // A group per template, so "Subject" and "Text" are read out with the e-mail and language they belong to.
+              <fieldset key={`${kind}-${language}`} className="email-template">
+                <legend>
                   {kindNames[kind]} · {languageNames[language]}
-                </h3>
+                </legend>
                 <Field label="Subject" error={errors[`templates.${kind}.${language}.subject`]}>
                   <input
                     value={draft.templates[kind][language].subject}
@@ -224,7 +253,7 @@ function EmailForm({ settings, org, onSaved }: { settings: EmailSettings | null;
                     onChange={(event) => setTemplate(kind, language, 'text', event.target.value)}
                   />
                 </Field>
-              </div>
+              </fieldset>
             )),
           )}
         </fieldset>
