@@ -17,6 +17,7 @@ import { stationUrls } from './http/hosts';
 import { runStartupChores } from './app/runtime/startup';
 import { start as startWebhookDelivery } from './domain/webhooks/delivery';
 import { start as startCustomerEmails } from './domain/email/messages';
+import { start as startShopWriteBack } from './domain/shopWriteBack/outbox';
 import { startDailyBackups } from './app/runtime/dailyBackups';
 import { startDailyPickups } from './domain/pickups/scheduler';
 import { startScheduledSync } from './domain/orderChannels/scheduledSync';
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
       const scheduledSync = startScheduledSync(app);
       // Issue 22: customer e-mails queued with their dispatch; the queue is in the database, so a restart resumes it.
       const customerEmails = startCustomerEmails(app);
+      // Issue 22: tells the shops of dispatched shipments; the outbox is in the database, so a restart resumes it.
+      const shopWriteBack = startShopWriteBack(app);
       const opened = app;
       return {
         app: opened,
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
           await dailyPickups.stop();
           await scheduledSync.stop();
           await customerEmails.stop();
+          await shopWriteBack.stop();
           opened.close();
           lock.release();
         },

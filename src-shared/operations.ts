@@ -19,6 +19,7 @@ import { bulkShipmentOperations } from './api/bulkShipments';
 import { pickupOperations } from './api/pickups';
 import { closeOutOperations } from './api/closeOuts';
 import { emailSettingsOperations } from './api/emailSettings';
+import { shopFulfillmentOperations } from './api/shopFulfillments';
 import type { AnyOperation } from './operation';
 
 /** The operation table: every door (HTTP, IPC, OpenAPI, typed client) is produced from it. */
@@ -44,6 +45,7 @@ export const operations = [
   ...pickupOperations,
   ...closeOutOperations,
   ...emailSettingsOperations,
+  ...shopFulfillmentOperations,
 ];
 
 export type Operations = typeof operations;

@@ -18,6 +18,7 @@ export const idPrefixes = {
   webhook: 'whk',
   delivery: 'whd',
   emailMessage: 'eml',
+  shopFulfillment: 'sff',
   event: 'evt',
   printer: 'prn',
   printJob: 'pjb',

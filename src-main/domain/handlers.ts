@@ -21,6 +21,7 @@ import { bulkShipmentHandlers } from './shipments/bulkHandlers';
 import { pickupHandlers } from './pickups/handlers';
 import { closeOutHandlers } from './closeOuts/handlers';
 import { emailSettingsHandlers } from './email/handlers';
+import { shopFulfillmentHandlers } from './shopWriteBack/handlers';
 
 /**
  * Every operation of the table has exactly one handler, beside its resource's rules
@@ -49,4 +50,5 @@ export const handlers = {
   ...pickupHandlers,
   ...closeOutHandlers,
   ...emailSettingsHandlers,
+  ...shopFulfillmentHandlers,
 } satisfies HandlerMap;

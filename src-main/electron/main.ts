@@ -17,6 +17,7 @@ import { electronPrinting } from './printing';
 import { nodePrinting } from '../printing/services';
 import { start as startWebhookDelivery } from '../domain/webhooks/delivery';
 import { start as startCustomerEmails } from '../domain/email/messages';
+import { start as startShopWriteBack } from '../domain/shopWriteBack/outbox';
 import { startDailyBackups } from '../app/runtime/dailyBackups';
 import { startTrackingPoller } from '../domain/tracking/poller';
 import { startDailyPickups } from '../domain/pickups/scheduler';
@@ -49,6 +50,7 @@ let httpServer: FastifyInstance | null = null;
 let ipc: IpcRegistration | null = null;
 let webhookDelivery: BackgroundTask | null = null;
 let customerEmails: BackgroundTask | null = null;
+let shopWriteBack: BackgroundTask | null = null;
 let dailyBackups: BackgroundTask | null = null;
 let trackingPoller: BackgroundTask | null = null;
 let dailyPickups: BackgroundTask | null = null;
@@ -127,6 +129,7 @@ async function start(): Promise<void> {
   webhookDelivery = startWebhookDelivery(appContext);
   // Issue 22: customer e-mails queued with their dispatch; the queue survives restarts.
   customerEmails = startCustomerEmails(appContext);
+  shopWriteBack = startShopWriteBack(appContext);
   // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
   dailyBackups = startDailyBackups(appContext);
   // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
@@ -244,6 +247,7 @@ app.on('will-quit', (event) => {
     }
     await webhookDelivery?.stop();
     await customerEmails?.stop();
+    await shopWriteBack?.stop();
     await dailyBackups?.stop();
     await trackingPoller?.stop();
     await dailyPickups?.stop();

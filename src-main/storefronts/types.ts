@@ -58,6 +58,8 @@ export interface ShopFulfillment {
   notifyCustomer: boolean;
   /** The shop's id of what was written before, when only the tracking number changed. */
   remoteId: string | null;
+  /** Every line of the order has now shipped (Shipdesk's order is fulfilled): WooCommerce completes the order. */
+  orderFullyShipped: boolean;
 }
 
 export interface WrittenFulfillment {

@@ -30,6 +30,7 @@ import { customsDeclarationOf } from '../customs/declaration';
 import { customsProblems } from '../customs/completeness';
 import { assertActionAllowed } from './lifecycle';
 import { customerEmailPlan, queueCustomerEmail, type CustomerEmailPlan } from '../email/messages';
+import { queueShopWriteBack } from '../shopWriteBack/outbox';
 import { printedCompany } from '../../../src-shared/partyCompany';
 import { loadShipmentRecord, readShipment, recordActivity, recordError, setStatus, type PartyRow, type ShipmentRecord } from './repository';
 import {
@@ -446,6 +447,8 @@ function writeSuccess(
     `${outcome.found ? `Found the earlier booking with ${prepared.carrierName} (nothing booked twice)` : `Booked with ${prepared.carrierName}`}: tracking number ${result.trackingNumber}, ${labelCount} label${labelCount === 1 ? '' : 's'}${paperList.length ? `, ${paperList.join(', ')}` : ''}`,
   );
   if (prepared.customerEmail) queueCustomerEmail(tx, now, prepared.orgId, prepared.shipmentId, prepared.customerEmail);
+  // The order's shop hears of the dispatch (issue 22), queued with it so it is never lost.
+  queueShopWriteBack(tx, now, prepared.shipmentId);
   const shipment = readShipment(tx, prepared.orgId, prepared.shipmentId);
   emitEvent(tx, now, prepared.orgId, 'shipment.dispatched', shipment);
   emitEvent(tx, now, prepared.orgId, 'tracking.updated', {
