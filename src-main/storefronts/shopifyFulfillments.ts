@@ -9,48 +9,22 @@
  *  - a later tracking number: `fulfillmentTrackingInfoUpdate` on the fulfilment written before.
  * Read-back: the order's `fulfillments { id trackingInfo { number } }`, the one with this number.
  * Access scopes: read_orders, read/write_merchant_managed_fulfillment_orders (docs/api.md §13.16).
+ * Calls go through the shared client (shopify/graphql.ts), which speaks the current stable version.
  */
-import { orderChannelConfigSchemas } from '../../src-shared/schemas/orderChannel';
 import type { StorefrontTransport } from './http';
-import { ShopWriteError, shopCall } from './writeHttp';
+import { shopifyCredentials, shopifyGraphql } from './shopify/graphql';
+import { ShopWriteError } from './writeHttp';
 import { list, record, str, type Json, type ShopFulfillment, type StorefrontWriter, type WrittenFulfillment } from './types';
 
-const platform = 'Shopify';
-/** The stable GraphQL Admin API version the write-back speaks (the one the order read uses). */
-export const shopifyWriteApiVersion = '2026-10';
+/** Ends every error message of the write-back: the outbox tries again on its schedule. */
+const consequence = 'the shop was not told yet';
 
 type Graphql = (query: string, variables: Record<string, unknown>) => Promise<Json>;
 
-/** One GraphQL call; top-level `errors` (THROTTLED, ACCESS_DENIED, …) become a ShopWriteError. */
+/** The shared GraphQL Admin client (shopify/graphql.ts: version, token, THROTTLED waited out, errors in plain words). */
 function graphqlClient(transport: StorefrontTransport, rawConfig: Record<string, unknown>): Graphql {
-  const parsed = orderChannelConfigSchemas.shopify.safeParse(rawConfig);
-  if (!parsed.success) throw new ShopWriteError('CONFIG_INVALID', "Shopify: the channel's shop domain or access token is missing", false);
-  const { shopDomain, accessToken } = parsed.data;
-  const url = new URL(`https://${shopDomain}/admin/api/${shopifyWriteApiVersion}/graphql.json`);
-  return async (query, variables) => {
-    const isMutation = query.trimStart().startsWith('mutation');
-    let answer;
-    try {
-      answer = await shopCall(transport, platform, 'POST', url, { 'x-shopify-access-token': accessToken }, { query, variables });
-    } catch (error) {
-      // A POST of a query changes nothing: only a mutation's lost answer leaves the outcome unknown.
-      if (error instanceof ShopWriteError && !isMutation && error.outcomeUnknown) throw new ShopWriteError(error.code, error.message, false);
-      throw error;
-    }
-    const body = record(answer.body) ?? {};
-    const errors = list(body.errors);
-    if (errors.length || typeof body.errors === 'string') {
-      const codes = errors.map((error) => str(record(error.extensions)?.code)).filter(Boolean);
-      const words = typeof body.errors === 'string' ? body.errors : errors.map((error) => str(error.message) ?? 'unnamed error').join('; ');
-      const hint = codes.includes('THROTTLED')
-        ? 'Shopify asks to slow down'
-        : codes.includes('ACCESS_DENIED')
-          ? 'the app token lacks an access scope (see the scopes in the docs)'
-          : 'Shopify refused the request';
-      throw new ShopWriteError(codes[0] ?? 'GRAPHQL_ERROR', `${platform}: ${hint} (${words.slice(0, 300)})`, false);
-    }
-    return record(body.data) ?? {};
-  };
+  const credentials = shopifyCredentials(rawConfig, consequence);
+  return async (query, variables) => (await shopifyGraphql<Json>(transport, credentials, query, variables, { consequence })).data;
 }
 
 export function shopifyGid(kind: 'Order' | 'LineItem', id: string): string {
@@ -62,14 +36,15 @@ function userErrorsOf(payload: Json | null): string | null {
   return errors.length ? errors.map((error) => str(error.message) ?? 'unnamed error').join('; ') : null;
 }
 
+// Five fulfillment orders of up to 80 lines keep the query's calculated cost (about 820) under Shopify's 1,000 a query.
 const fulfillmentOrdersQuery = `query ShipdeskFulfillmentOrders($id: ID!) {
   order(id: $id) {
     id
-    fulfillmentOrders(first: 50) {
+    fulfillmentOrders(first: 5) {
       nodes {
         id
         status
-        lineItems(first: 250) {
+        lineItems(first: 80) {
           nodes { id remainingQuantity lineItem { id sku } }
         }
       }

@@ -4,9 +4,10 @@
  * list of its own.
  */
 import { ordersModule } from './orders';
+import { fulfillmentsModule } from './fulfillments';
 import { startFakeShopifyServer, type FakeShopify, type FakeShopifyModule } from './server';
 
-export const fakeShopifyModules: FakeShopifyModule[] = [ordersModule];
+export const fakeShopifyModules: FakeShopifyModule[] = [ordersModule, fulfillmentsModule];
 
 export function startFakeShopify(modules: FakeShopifyModule[] = fakeShopifyModules): Promise<FakeShopify> {
   return startFakeShopifyServer(modules);
@@ -14,3 +15,4 @@ export function startFakeShopify(modules: FakeShopifyModule[] = fakeShopifyModul
 
 export { changeShopifyOrder, fakeLineItem, shopifyOrder, type FakeShopifyLineItem, type FakeShopifyOrder } from './orders';
 export { fakeShopify, shopifyMaxQueryCost, shopifyStandardThrottle, type FakeShopify, type FakeShopifyContext, type FakeShopifyModule } from './server';
+export { fakeFulfillmentControl, fulfillmentsOf, fulfillmentsModule, type FakeFulfillment, type FakeFulfillmentOrder } from './fulfillments';
