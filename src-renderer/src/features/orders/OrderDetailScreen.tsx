@@ -17,6 +17,7 @@ import { CancelOrderDialog } from './CancelOrderDialog';
 import { EditOrderDialog } from './OrderForm';
 import { formatMoney } from './money';
 import { PickListDialog } from './PickListDialog';
+import { ShopWriteBackCard } from './ShopWriteBackCard';
 
 /** `/orders/:orderId`: the order, its lines and shipments, and the way to a new shipment. */
 export function OrderDetailScreen({ orderId }: { orderId: string }) {
@@ -113,6 +114,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
       <OrderLines order={data} />
       <RuleCard order={data} names={names} />
       <OrderShipments order={data} names={names} />
+      <ShopWriteBackCard order={data} />
       {data.notes && (
         <div className="card">
           <h2>Notes</h2>
