@@ -58,7 +58,7 @@ export function ShopWriteBackCard({ order }: { order: OrderDetail }) {
   };
 
   return (
-    <div className="card" aria-labelledby="shop-write-back-title">
+    <section className="card" aria-labelledby="shop-write-back-title">
       <h2 id="shop-write-back-title">Told to the shop</h2>
       <ErrorNotice error={read.error} title="What the shop was told could not be read" />
       {read.data && items.length === 0 && <p className="muted">Nothing yet: the shop is told when a shipment of this order is sent.</p>}
@@ -85,6 +85,6 @@ export function ShopWriteBackCard({ order }: { order: OrderDetail }) {
       <p role="status" className="muted">
         {said}
       </p>
-    </div>
+    </section>
   );
 }
