@@ -117,7 +117,6 @@ export function lineItemsByFulfillmentOrder(
     throw new ShopWriteError(
       'LINES_NOT_OPEN',
       `Shopify: the order has no open fulfilment left for ${unplaced.join(', ')} (fulfilled, cancelled or on hold in Shopify?)`,
-      false,
     );
   }
   return [...byOrder].map(([fulfillmentOrderId, lines]) => ({
@@ -146,12 +145,12 @@ export function shopifyWriter(transport: StorefrontTransport): StorefrontWriter 
         });
         const payload = record(data.fulfillmentTrackingInfoUpdate);
         const refused = userErrorsOf(payload);
-        if (refused) throw new ShopWriteError('USER_ERRORS', `Shopify refused the new tracking number: ${refused}`, false);
+        if (refused) throw new ShopWriteError('USER_ERRORS', `Shopify refused the new tracking number: ${refused}`);
         return { remoteId: str(record(payload?.fulfillment)?.id) ?? fulfillment.remoteId, trackingNumber: fulfillment.trackingNumber };
       }
       const orderId = shopifyGid('Order', fulfillment.orderExternalId);
       const order = record((await graphql(fulfillmentOrdersQuery, { id: orderId })).order);
-      if (!order) throw new ShopWriteError('ORDER_UNKNOWN', `Shopify has no order ${fulfillment.orderExternalId} (deleted there?)`, false);
+      if (!order) throw new ShopWriteError('ORDER_UNKNOWN', `Shopify has no order ${fulfillment.orderExternalId} (deleted there?)`);
       const data = await graphql(fulfillmentCreateMutation, {
         fulfillment: {
           lineItemsByFulfillmentOrder: lineItemsByFulfillmentOrder(order, fulfillment),
@@ -161,9 +160,9 @@ export function shopifyWriter(transport: StorefrontTransport): StorefrontWriter 
       });
       const payload = record(data.fulfillmentCreate);
       const refused = userErrorsOf(payload);
-      if (refused) throw new ShopWriteError('USER_ERRORS', `Shopify refused the fulfilment: ${refused}`, false);
+      if (refused) throw new ShopWriteError('USER_ERRORS', `Shopify refused the fulfilment: ${refused}`);
       const id = str(record(payload?.fulfillment)?.id);
-      if (!id) throw new ShopWriteError('INVALID_RESPONSE', 'Shopify: the answer named no fulfilment', true);
+      if (!id) throw new ShopWriteError('INVALID_RESPONSE', 'Shopify: the answer named no fulfilment');
       return { remoteId: id, trackingNumber: fulfillment.trackingNumber };
     },
 

@@ -18,10 +18,10 @@ const platform = 'WooCommerce';
 
 function connection(rawConfig: Record<string, unknown>, fulfillment: ShopFulfillment) {
   const parsed = orderChannelConfigSchemas.woocommerce.safeParse(rawConfig);
-  if (!parsed.success) throw new ShopWriteError('CONFIG_INVALID', "WooCommerce: the channel's site URL or API keys are missing", false);
+  if (!parsed.success) throw new ShopWriteError('CONFIG_INVALID', "WooCommerce: the channel's site URL or API keys are missing");
   const { siteUrl, consumerKey, consumerSecret } = parsed.data;
   if (!/^\d+$/.test(fulfillment.orderExternalId)) {
-    throw new ShopWriteError('ORDER_UNKNOWN', `WooCommerce: ${fulfillment.orderExternalId} is not a WooCommerce order id`, false);
+    throw new ShopWriteError('ORDER_UNKNOWN', `WooCommerce: ${fulfillment.orderExternalId} is not a WooCommerce order id`);
   }
   const base = siteUrl.replace(/\/+$/, '');
   return {
@@ -49,7 +49,7 @@ export function wooCommerceWriter(transport: StorefrontTransport): StorefrontWri
         customer_note: fulfillment.notifyCustomer,
       });
       const id = str(record(answer.body)?.id);
-      if (!id) throw new ShopWriteError('INVALID_RESPONSE', 'WooCommerce: the answer to the order note named no note', true);
+      if (!id) throw new ShopWriteError('INVALID_RESPONSE', 'WooCommerce: the answer to the order note named no note');
       return { remoteId: id, trackingNumber: fulfillment.trackingNumber };
     },
 
@@ -57,7 +57,7 @@ export function wooCommerceWriter(transport: StorefrontTransport): StorefrontWri
       const { order, headers } = connection(config, fulfillment);
       // Newest first, 100 a page: the note written moments ago is on the first page.
       const answer = await shopCall(transport, platform, 'GET', new URL(`${order}/notes?type=any`), headers);
-      if (!isObjectList(answer.body)) throw new ShopWriteError('INVALID_RESPONSE', "WooCommerce: the order's notes were not a list", false);
+      if (!isObjectList(answer.body)) throw new ShopWriteError('INVALID_RESPONSE', "WooCommerce: the order's notes were not a list");
       const note = answer.body.find((item) => str(item.note)?.includes(fulfillment.trackingNumber));
       const id = note ? str(note.id) : null;
       if (!id) return null;

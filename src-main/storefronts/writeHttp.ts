@@ -1,8 +1,8 @@
 /**
  * How the write-back (issue 22) talks to a shop: one JSON call with the storefront timeout, no
  * redirects followed, and every failure turned into a ShopWriteError whose message is plain words
- * without a credential. `outcomeUnknown` marks a call the shop may have carried out (a timeout, a
- * connection lost, a 5xx): the outbox reads the shop back before it writes again.
+ * without a credential, quoting the shop's own words. Whatever failed, the outbox reads the shop back
+ * before it writes again (a timeout or a 5xx may have been carried out).
  */
 import type { StorefrontTransport } from './http';
 
@@ -10,7 +10,6 @@ export class ShopWriteError extends Error {
   constructor(
     readonly code: string,
     message: string,
-    readonly outcomeUnknown: boolean,
   ) {
     super(message);
     this.name = 'ShopWriteError';
@@ -61,13 +60,13 @@ export async function shopCall(
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new ShopWriteError('TIMEOUT', `${platform} (${where}) did not answer within ${Math.round(transport.timeoutMs / 1000)} s`, method !== 'GET');
+      throw new ShopWriteError('TIMEOUT', `${platform} (${where}) did not answer within ${Math.round(transport.timeoutMs / 1000)} s`);
     }
-    throw new ShopWriteError('UNREACHABLE', `${platform} (${where}) could not be reached`, method !== 'GET');
+    throw new ShopWriteError('UNREACHABLE', `${platform} (${where}) could not be reached`);
   }
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();
-    throw new ShopWriteError(`HTTP_${response.status}`, `${platform} (${where}) redirected the request; check the shop address in the channel`, false);
+    throw new ShopWriteError(`HTTP_${response.status}`, `${platform} (${where}) redirected the request; check the shop address in the channel`);
   }
   let parsed: unknown = null;
   try {
@@ -87,12 +86,8 @@ export async function shopCall(
             : response.status >= 500
               ? 'the shop had a problem of its own'
               : 'the shop refused the request';
-    throw new ShopWriteError(
-      `HTTP_${response.status}`,
-      `${platform} answered ${response.status}: ${hint}${own ? ` ("${own}")` : ''}`,
-      response.status >= 500 && method !== 'GET',
-    );
+    throw new ShopWriteError(`HTTP_${response.status}`, `${platform} answered ${response.status}: ${hint}${own ? ` ("${own}")` : ''}`);
   }
-  if (parsed === null) throw new ShopWriteError('INVALID_RESPONSE', `${platform} (${where}) did not answer with JSON`, method !== 'GET');
+  if (parsed === null) throw new ShopWriteError('INVALID_RESPONSE', `${platform} (${where}) did not answer with JSON`);
   return { status: response.status, body: parsed, headers: response.headers };
 }

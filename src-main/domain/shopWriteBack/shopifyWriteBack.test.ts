@@ -109,6 +109,32 @@ describe('write-back to Shopify (GraphQL Admin API)', () => {
     expect(fulfillmentsOf(inShop).fulfillments).toHaveLength(1);
   });
 
+  it('writes a fulfilment per shipment with its own quantities when an order leaves in two parcels', async () => {
+    const { orderId, inShop } = await shopOrder();
+    const created = await t.request('POST', `${org()}/orders/${orderId}/shipments`, { body: { carrierId, productId: 'local_parcel' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const parcel = created.body.parcels[0];
+    const one = await t.request('PATCH', `${org()}/shipments/${created.body.id}`, {
+      body: { parcels: [{ ...parcel, orderLines: parcel.orderLines.map((line: Record<string, unknown>) => ({ ...line, quantity: 1 })) }] },
+    });
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    expect((await t.request('POST', `${org()}/shipments/${created.body.id}/send`)).status).toBe(200);
+    expect(await writeDueFulfillments(t.app)).toBe(1);
+    expect(inShop.displayFulfillmentStatus).toBe('PARTIALLY_FULFILLED');
+    // The rest of the order: the second mug.
+    const second = await dispatch(orderId);
+    expect(await writeDueFulfillments(t.app)).toBe(1);
+    const state = fulfillmentsOf(inShop);
+    const mugLine = state.fulfillmentOrders[0]!.lines[0]!.id;
+    expect(state.fulfillments.map((f) => f.lines)).toEqual([
+      [{ fulfillmentOrderLineId: mugLine, quantity: 1 }],
+      [{ fulfillmentOrderLineId: mugLine, quantity: 1 }],
+    ]);
+    expect(state.fulfillments[1]!.trackingInfo[0]!.number).toBe(second.tracking.number);
+    expect(inShop.displayFulfillmentStatus).toBe('FULFILLED');
+    expect(state.fulfillmentOrders[0]!.status).toBe('CLOSED');
+  });
+
   it('updates the same fulfilment when the tracking number changes, never a second one', async () => {
     const { orderId, inShop } = await shopOrder();
     const shipment = await dispatch(orderId);
