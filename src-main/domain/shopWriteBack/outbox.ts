@@ -19,9 +19,8 @@ import { repeatInBackground, type BackgroundTask } from '../../app/kernel/backgr
 import { recordError } from '../shipments/repository';
 import { RETRY_DELAYS_MS } from '../webhooks/delivery';
 import { orderChannelCredentials } from '../orderChannels/orderChannels';
-import { storefrontWriter } from '../../storefronts/writers';
+import { storefrontWriter, type ShopPlatform } from '../../storefronts/writers';
 import type { ShopFulfillment, StorefrontWriter, WrittenFulfillment } from '../../storefronts/types';
-import type { StorefrontType } from '../../storefronts';
 import { ShopWriteError } from '../../storefronts/writeHttp';
 
 export const SHOP_WRITE_MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
@@ -29,7 +28,7 @@ const ROWS_PER_RUN = 10;
 
 type Row = typeof shopFulfillments.$inferSelect;
 
-function storefrontOf(type: string): StorefrontType | null {
+function storefrontOf(type: string): ShopPlatform | null {
   return type === 'shopify' || type === 'woocommerce' ? type : null;
 }
 
@@ -120,7 +119,7 @@ function shippedLines(db: ReadDb, orderId: string, shipmentId: string): ShopFulf
 }
 
 /** Everything the shop is told, read when the attempt is made (not when queued), so it is current. */
-function compose(app: AppContext, row: Row): { type: StorefrontType; config: Record<string, unknown>; fulfillment: ShopFulfillment } | { problem: string } {
+function compose(app: AppContext, row: Row): { type: ShopPlatform; config: Record<string, unknown>; fulfillment: ShopFulfillment } | { problem: string } {
   const db = app.db;
   const shipment = db.select().from(shipments).where(eq(shipments.id, row.shipmentId)).get();
   if (!shipment || shipment.status === 'cancelled') return { problem: 'The shipment was cancelled or removed, so the shop was not told.' };
@@ -209,7 +208,7 @@ function finish(app: AppContext, row: Row, sentNumber: string, outcome: { writte
   });
 }
 
-export type WriterFor = (type: StorefrontType) => StorefrontWriter;
+export type WriterFor = (type: ShopPlatform) => StorefrontWriter;
 
 /** One attempt of one claimed row. */
 async function attempt(app: AppContext, row: Row, writerFor: WriterFor): Promise<void> {
@@ -283,7 +282,7 @@ export function resumeInterruptedWriteBacks(app: AppContext): number {
 
 // ---- Reads and the retry button ----
 
-function toRead(row: Row, reference: string, platform: StorefrontType): ShopFulfillmentRead {
+function toRead(row: Row, reference: string, platform: ShopPlatform): ShopFulfillmentRead {
   return {
     id: row.id,
     orderId: row.orderId,
