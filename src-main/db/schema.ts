@@ -726,6 +726,22 @@ export const shipmentCounts = sqliteTable(
 );
 
 /**
+ * Shipments per organization and hour of creation (`bucket` = the first 13 characters of
+ * `created_at`, "2026-11-27T22"), maintained by triggers (migration 0015) as shipment_counts is.
+ * A deep page of the newest-first list (issue 23) sums these newest first to the hour its first
+ * row is in, then skips only within that hour instead of every newer shipment.
+ */
+export const shipmentHourCounts = sqliteTable(
+  'shipment_hour_counts',
+  {
+    orgId: text('org_id').notNull(),
+    bucket: text('bucket').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.bucket] })],
+);
+
+/**
  * What the lists' `search` finds (issue 20), one row per source: a shipment's own (reference, order
  * number, tracking number), each receiver's (name, e-mail, postal code), each numbered parcel's
  * (tracking and parcel number). Kept by triggers (migration 0011) so no write path can forget it;

@@ -6,6 +6,7 @@ import { orders, parcels, senderAddresses, shipmentCounts, shipmentParties, ship
 import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
+import { prepared } from '../../db/prepared';
 import { inIds, textMatches } from '../../db/search';
 import { toSenderAddress } from '../senderAddresses/senderAddresses';
 import { carrierSettingsOf } from './repository';
@@ -47,6 +48,8 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
   // Few ids (at most FEW_MATCHES): each is read once, for the count and the page both, and sorted.
   const fewIds = idSets.length ? app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).all() : undefined;
   const onlyStatus = filters.length === (query.status ? 2 : 1) && !idSets.length;
+  // The whole organization in creation order: a deep page seeks through the hour counts.
+  const byCreation = filters.length === 1 && !idSets.length && (query.sort === '-createdAt' || query.sort === 'createdAt');
   const total = fewIds
     ? fewIds.length
     : onlyStatus
@@ -60,11 +63,13 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
     const ids = (
       fewIds
         ? fewIds.slice(offset, offset + limit)
-        : query.reference !== undefined
-          ? app.db.all<{ id: string }>(
-              sql`SELECT ${shipments.id} FROM ${shipments} INDEXED BY shipments_org_reference WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-            )
-          : app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).limit(limit).offset(offset).all()
+        : byCreation && offset >= DEEP_OFFSET
+          ? deepPageIds(app.db, orgId, query.sort === '-createdAt', total, offset, limit)
+          : query.reference !== undefined
+            ? app.db.all<{ id: string }>(
+                sql`SELECT ${shipments.id} FROM ${shipments} INDEXED BY shipments_org_reference WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+              )
+            : app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).limit(limit).offset(offset).all()
     ).map((row) => row.id);
     if (!ids.length) return [];
     const rows = new Map(
@@ -98,6 +103,51 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
         };
       });
   });
+}
+
+/** From this many rows skipped on, a page in creation order seeks through the hour counts. */
+export const DEEP_OFFSET = 2000;
+
+const hourEnd = '\u{10FFFF}';
+
+/**
+ * The ids of the page `offset`..`offset + limit` of the organization's shipments in creation order
+ * (newest first when `newestFirst`), the same rows as `ORDER BY created_at, id LIMIT … OFFSET …`
+ * (issue 23). The trigger-kept shipment_hour_counts (migration 0015) are summed from the nearer end
+ * to the hour the page's first row is in; the page is then the rows from that hour on, skipping only
+ * the rows of that hour that come before it, on the (org, created, id) index. On a million shipments
+ * page 25 000 skips at most an hour's shipments instead of 500 000.
+ */
+export function deepPageIds(db: ReadDb, orgId: string, newestFirst: boolean, total: number, offset: number, limit: number): { id: string }[] {
+  // Rows of the list before each hour, walked from the end the page is nearer to: `before` is
+  // how many rows of the list come before the hour (in the list's own order).
+  const fromFront = offset <= total / 2;
+  const walkNewestFirst = newestFirst === fromFront;
+  const hours = prepared(db, `shipmentHours.${walkNewestFirst ? 'desc' : 'asc'}`, (root) =>
+    root.$client.prepare(`SELECT bucket, n FROM shipment_hour_counts WHERE org_id = ? AND n > 0 ORDER BY bucket ${walkNewestFirst ? 'DESC' : 'ASC'}`),
+  );
+  let seen = 0;
+  let found: { bucket: string; before: number } | undefined;
+  for (const row of hours.iterate(orgId) as IterableIterator<{ bucket: string; n: number }>) {
+    const before = fromFront ? seen : total - seen - row.n;
+    seen += row.n;
+    if (fromFront ? offset < seen : before <= offset) {
+      found = { bucket: row.bucket, before };
+      break;
+    }
+  }
+  if (!found) return [];
+  const page = prepared(db, `shipmentDeepPage.${newestFirst ? 'desc' : 'asc'}`, (root) =>
+    root.$client.prepare(
+      newestFirst
+        ? `SELECT id FROM shipments WHERE org_id = ? AND created_at < ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
+        : `SELECT id FROM shipments WHERE org_id = ? AND created_at >= ? ORDER BY created_at ASC, id ASC LIMIT ? OFFSET ?`,
+    ),
+  );
+  // Newest first, the hour and every older one: created_at below the hour's prefix followed by the
+  // highest character; oldest first, the hour and every newer one: created_at from the prefix on.
+  const bound = newestFirst ? found.bucket + hourEnd : found.bucket;
+  return page.all(orgId, bound, limit, offset - found.before) as { id: string }[];
 }
 
 /** The page's receivers, one statement for the page: the first receiver party of each shipment. */
