@@ -64,7 +64,7 @@ function sourceShipment() {
         },
       ],
     }),
-  );
+  ).parse();
 }
 
 // Every statement run, whether prepared now or long ago, goes through one of these methods.

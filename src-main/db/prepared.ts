@@ -78,6 +78,14 @@ function rowInsertOf(db: ReadDb, table: SQLiteTable): RowInsert {
  * goes through the column too (a json column would store the text 'null', a boolean 0) and an absent
  * value never gets the column default. So the statement is run directly, with no drizzle in between.
  */
+/**
+ * A json column's value that is already JSON text: written as it is instead of through
+ * `JSON.stringify` (an event whose data is a shipment's full read as SQLite built it).
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export function insertRows<T extends SQLiteTable>(tx: WriteTx, table: T, rows: readonly T['$inferInsert'][]): void {
   if (!rows.length) return;
   const { columns, statement } = rowInsertOf(tx, table);
@@ -86,7 +94,7 @@ export function insertRows<T extends SQLiteTable>(tx: WriteTx, table: T, rows: r
     columns.forEach(([name, column], i) => {
       let value: unknown = (row as Record<string, unknown>)[name];
       if (value === undefined) value = column.default;
-      values[i] = value === null || value === undefined ? null : column.mapToDriverValue(value);
+      values[i] = value === null || value === undefined ? null : value instanceof RawJson ? value.text : column.mapToDriverValue(value);
     });
     statement.run(values);
   }

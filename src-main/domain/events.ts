@@ -2,7 +2,8 @@ import type { EventType } from '../../src-shared/schemas/webhook';
 import { outboxEvents } from '../db/schema';
 import { newId } from '../db/ids';
 import type { WriteTx } from '../db/tx';
-import { insertRows } from '../db/prepared';
+import { insertRows, RawJson } from '../db/prepared';
+import { JsonText } from '../app/kernel/jsonText';
 
 /**
  * Writes an event to the outbox in the caller's transaction (decisions §10): it exists exactly when
@@ -18,7 +19,15 @@ export function emitEvents(tx: WriteTx, now: Date, orgId: string, type: EventTyp
   const createdAt = now.toISOString();
   const rows = items.map((data) => {
     const id = newId('event');
-    return { id, orgId, type, payload: { id, type, createdAt, orgId, data }, createdAt, dispatchedAt: null };
+    // Data that is already JSON text (a shipment's full read) is written into the payload as it
+    // is: the same text as JSON.stringify of its parse, without the parse and the stringify.
+    const payload =
+      data instanceof JsonText
+        ? new RawJson(
+            `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"createdAt":${JSON.stringify(createdAt)},"orgId":${JSON.stringify(orgId)},"data":${data.text}}`,
+          )
+        : { id, type, createdAt, orgId, data };
+    return { id, orgId, type, payload, createdAt, dispatchedAt: null };
   });
   insertRows(tx, outboxEvents, rows);
   return rows.map((row) => row.id);

@@ -11,6 +11,7 @@ import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import type { AppContext } from '../../app/kernel/context';
+import type { JsonText } from '../../app/kernel/jsonText';
 import type { BookingParty } from '../../carriers/adapter';
 import { findCarrierRow } from '../carriers/carriers';
 import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses/senderAddresses';
@@ -21,7 +22,7 @@ import { linkLinesToOrders, parcelToShip } from '../orders/allocation';
 import { recomputeOrder } from '../orders/orderStatus';
 import { withinOrderAllowance } from '../orders/placement';
 import { findShippableOrderRow, receiverFromOrder } from './fromOrder';
-import { insertParcelsOf, parcelDraftsFromInput, partyRows, readShipments, recordActivities, type ActivityAction, type ParcelDraft } from './repository';
+import { insertParcelsOf, parcelDraftsFromInput, partyRows, readShipmentsJson, recordActivities, type ActivityAction, type ParcelDraft } from './repository';
 
 export interface CarrierChoice {
   carrierId: string;
@@ -122,6 +123,17 @@ export function withSenderParty(db: ReadDb, orgId: string, address: SenderAddres
  * callers that move existing order lines into them.
  */
 export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: readonly ShipmentDraft[], fill?: (shipmentIds: string[]) => void): Shipment[] {
+  return insertShipmentsJson(tx, now, orgId, drafts, fill).map((json) => json.parse());
+}
+
+/** insertShipments, with the full reads as the JSON text SQLite built (what a GET sends). */
+export function insertShipmentsJson(
+  tx: WriteTx,
+  now: Date,
+  orgId: string,
+  drafts: readonly ShipmentDraft[],
+  fill?: (shipmentIds: string[]) => void,
+): JsonText<Shipment>[] {
   if (!drafts.length) return [];
   // What the new shipments (and a split's `fill`) place of an order stays within what it has left.
   const ids = withinOrderAllowance(
@@ -137,7 +149,8 @@ export function insertShipments(tx: WriteTx, now: Date, orgId: string, drafts: r
       ...(draft.activities ?? []).map((activity) => ({ shipmentId: ids[i] as string, ...activity })),
     ]),
   );
-  const created = readShipments(tx, orgId, ids);
+  // The answer and the event's data are the same text a GET of the shipment sends.
+  const created = readShipmentsJson(tx, orgId, ids);
   emitEvents(tx, now, orgId, 'shipment.created', created);
   // After the shipments' own events: webhooks hear of a change before of what it did to its order.
   for (const orderId of new Set(drafts.map((draft) => draft.orderId))) recomputeOrder(tx, now, orderId);
@@ -196,8 +209,8 @@ export function insertShipment(tx: WriteTx, now: Date, orgId: string, draft: Shi
   return insertShipments(tx, now, orgId, [draft], fill)[0] as Shipment;
 }
 
-/** POST /shipments (decisions §5). */
-export function createShipment(app: AppContext, orgId: string, input: ShipmentCreateInput): Shipment {
+/** POST /shipments (decisions §5): answered with the full read as SQLite built it, as a GET sends it. */
+export function createShipment(app: AppContext, orgId: string, input: ShipmentCreateInput): JsonText<Shipment> {
   const now = app.now();
   return inWriteTransaction(app.db, (tx) => {
     const carrier = findCarrierRow(tx, orgId, input.carrierSettings.carrierId);
@@ -218,19 +231,21 @@ export function createShipment(app: AppContext, orgId: string, input: ShipmentCr
         parcels = [parcelToShip(tx, order)];
       }
     }
-    return insertShipment(tx, now, orgId, {
-      reference: input.reference,
-      senderAddressId,
-      type: input.type,
-      carrier: input.carrierSettings,
-      parties: withSenderParty(tx, orgId, senderAddress, parties),
-      parcels,
-      termOfTrade: input.termOfTrade,
-      status: input.status ?? 'pending',
-      servicePointId,
-      pickupDetails: input.pickupDetails,
-      orderId,
-      shippingRuleId: null,
-    });
+    return insertShipmentsJson(tx, now, orgId, [
+      {
+        reference: input.reference,
+        senderAddressId,
+        type: input.type,
+        carrier: input.carrierSettings,
+        parties: withSenderParty(tx, orgId, senderAddress, parties),
+        parcels,
+        termOfTrade: input.termOfTrade,
+        status: input.status ?? 'pending',
+        servicePointId,
+        pickupDetails: input.pickupDetails,
+        orderId,
+        shippingRuleId: null,
+      },
+    ])[0] as JsonText<Shipment>;
   });
 }
