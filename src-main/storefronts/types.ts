@@ -11,12 +11,7 @@ export interface StorefrontOrder {
   order: Omit<z.input<typeof orderCreateBody>, 'orderChannelId'>;
 }
 
-export interface StorefrontClient {
-  /** Every order the shop has waiting to be shipped, all pages; `since` limits it to orders created after that moment. */
-  fetchNewOrders(config: Record<string, unknown>, since?: Date): Promise<StorefrontOrder[]>;
-}
-
-// ---- Issue 22: incremental reads and write-back. The sync moves to StorefrontReader and the write-back outbox uses StorefrontWriter. ----
+// ---- Incremental reads (the sync) and write-back (the outbox). ----
 
 /** The shop's state of an order as a read finds it. */
 export type ShopOrderState = 'open' | 'cancelled' | 'closed';

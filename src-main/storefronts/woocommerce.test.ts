@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors';
 import { fakeWoo, startFakeWooCommerce, wooOrder, type FakeShop } from '../testing/fakeStorefronts';
 import { storefrontTransport } from './http';
-import { wooCommerceClient } from './woocommerce';
+import { wooCommerceReader } from './woocommerce';
 
 let shop: FakeShop;
 beforeAll(async () => {
@@ -15,11 +15,12 @@ beforeEach(() => {
   shop.requests = [];
 });
 
-const client = () => wooCommerceClient(storefrontTransport({ origin: shop.origin }));
+const client = () => wooCommerceReader(storefrontTransport({ origin: shop.origin }));
+const firstRun = async () => (await client().fetchOrders(fakeWoo, null)).orders;
 
 describe('the WooCommerce client', () => {
   it('walks the pages X-WP-TotalPages announces of the orders waiting to ship, with HTTP Basic auth', async () => {
-    const orders = await client().fetchNewOrders(fakeWoo);
+    const orders = await firstRun();
     expect(orders.map((order) => order.externalId)).toEqual(['801', '802', '803']);
     expect(shop.requests).toEqual([
       { path: '/wp-json/wc/v3/orders?status=processing&per_page=100&page=1', authorized: true },
@@ -27,8 +28,9 @@ describe('the WooCommerce client', () => {
     ]);
   });
 
-  it('maps an order to what POST /orders takes', async () => {
-    const [order] = await client().fetchNewOrders(fakeWoo);
+  it('maps an order to what POST /orders takes, with its line ids and the shop state', async () => {
+    const [order] = await firstRun();
+    expect(order).toMatchObject({ externalId: '801', shopState: 'open', updatedAt: '2024-11-02T09:15:00.000Z', lineIds: ['8011'] });
     expect(order?.order).toEqual({
       orderNumber: '801',
       externalId: '801',
@@ -56,14 +58,14 @@ describe('the WooCommerce client', () => {
 
   it('maps an all-empty shipping object to no shipping address', async () => {
     shop.orders = [wooOrder(804, { shipping: { first_name: '', last_name: '', address_1: '', city: '', postcode: '', country: '' } })];
-    const [order] = await client().fetchNewOrders(fakeWoo);
+    const [order] = await firstRun();
     expect(order?.order.shippingAddress).toBeNull();
   });
 
   it('refuses a list that is not of orders (422 INVALID_RESPONSE), instead of importing nothing without a word', async () => {
     shop.orders = [1, 2, 'x'] as unknown as Record<string, unknown>[];
     const error = await client()
-      .fetchNewOrders(fakeWoo)
+      .fetchOrders(fakeWoo, null)
       .then(
         () => null,
         (e: unknown) => e,
@@ -74,7 +76,7 @@ describe('the WooCommerce client', () => {
 
   it('turns refused keys into 422 STOREFRONT_ERROR without the keys in it', async () => {
     const error = await client()
-      .fetchNewOrders({ ...fakeWoo, consumerSecret: 'cs_wrong_secret' })
+      .fetchOrders({ ...fakeWoo, consumerSecret: 'cs_wrong_secret' }, null)
       .then(
         () => null,
         (e: unknown) => e,
@@ -83,5 +85,38 @@ describe('the WooCommerce client', () => {
     expect((error as ApiError).code).toBe('STOREFRONT_ERROR');
     expect((error as ApiError).errors?.[0]?.code).toBe('HTTP_401');
     expect(JSON.stringify((error as ApiError).toBody())).not.toMatch(/cs_wrong_secret|ck_fake_key/);
+  });
+
+  it('reads later runs from the cursor: modified_after (GMT, less the overlap), the statuses that matter, oldest change first', async () => {
+    shop.orders = [
+      wooOrder(801, { date_modified_gmt: '2024-11-05T10:00:00' }),
+      wooOrder(802, { status: 'cancelled', date_modified_gmt: '2024-11-05T09:00:00' }),
+      wooOrder(803, { status: 'completed', date_modified_gmt: '2024-11-05T11:00:00' }),
+      wooOrder(804, { status: 'refunded', date_modified_gmt: '2024-11-05T08:00:00' }),
+      wooOrder(805, { status: 'on-hold', date_modified_gmt: '2024-11-05T12:00:00' }),
+      wooOrder(806, { date_modified_gmt: '2024-11-01T12:00:00' }),
+    ];
+    const read = await client().fetchOrders(fakeWoo, '2024-11-02T00:00:00.000Z');
+    expect(read.orders.map((order) => [order.externalId, order.shopState])).toEqual([
+      ['804', 'cancelled'],
+      ['802', 'cancelled'],
+      ['801', 'open'],
+      ['803', 'closed'],
+      // 805 waits for payment (on-hold) and 806 was not modified since: neither is asked for.
+    ]);
+    expect(read.cursor).toBe('2024-11-05T11:00:00.000Z');
+    const asked = new URL(shop.requests[0]!.path, 'http://x').searchParams;
+    expect(Object.fromEntries(asked)).toEqual({
+      status: 'processing,completed,cancelled,refunded,failed',
+      modified_after: '2024-11-01T23:50:00.000Z',
+      dates_are_gmt: 'true',
+      orderby: 'modified',
+      order: 'asc',
+      per_page: '100',
+      page: '1',
+    });
+
+    // Nothing changed since: the cursor stays where it was.
+    expect(await client().fetchOrders(fakeWoo, '2024-11-06T00:00:00.000Z')).toEqual({ orders: [], cursor: '2024-11-06T00:00:00.000Z' });
   });
 });

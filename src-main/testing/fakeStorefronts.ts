@@ -1,7 +1,8 @@
 /**
- * Fake Shopify and WooCommerce shops on 127.0.0.1 for the sync tests (the machine has no internet).
- * They check the credentials they receive, serve the orders two a page the way each platform
- * paginates, and record what they were asked.
+ * Fake WooCommerce shops on 127.0.0.1 for the sync tests (the machine has no internet): it checks
+ * the credentials it receives, filters by status and modification time as REST v3 does, serves the
+ * orders two a page, and records what it was asked. The fake Shopify (GraphQL Admin API) lives in
+ * fakeShopify/ and is re-exported here.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,26 +52,6 @@ async function startFake(
   return shop;
 }
 
-export const fakeShopify = { shopDomain: 'acme.myshopify.com', accessToken: 'shpat_fake_token_1234' };
-
-/** Shopify: the token in X-Shopify-Access-Token, cursor pages in the Link header. */
-export function startFakeShopify(): Promise<FakeShop> {
-  return startFake((req, url, shop) => {
-    const authorized = req.headers['x-shopify-access-token'] === fakeShopify.accessToken;
-    shop.requests.push({ path: url.pathname + url.search, authorized });
-    if (url.pathname !== '/admin/api/2024-10/orders.json') return { status: 404, body: { errors: 'Not Found' } };
-    if (!authorized) return { status: 401, body: { errors: '[API] Invalid API key or access token' } };
-    const start = Number(url.searchParams.get('page_info') ?? '0');
-    const page = shop.orders.slice(start, start + pageSize);
-    const headers: Record<string, string> = {};
-    if (start + pageSize < shop.orders.length) {
-      // Real Shopify names the shop's own host; the client sends it through the transport again.
-      headers.link = `<https://${fakeShopify.shopDomain}/admin/api/2024-10/orders.json?limit=250&page_info=${start + pageSize}>; rel="next"`;
-    }
-    return { status: 200, headers, body: { orders: page } };
-  });
-}
-
 export const fakeWoo = { siteUrl: 'https://shop.acme.example', consumerKey: 'ck_fake_key', consumerSecret: 'cs_fake_secret' };
 
 /** WooCommerce: HTTP Basic with the consumer key and secret, numbered pages and X-WP-TotalPages. */
@@ -82,78 +63,54 @@ export function startFakeWooCommerce(): Promise<FakeShop> {
     if (url.pathname !== '/wp-json/wc/v3/orders') return { status: 404, body: { code: 'rest_no_route' } };
     if (!authorized) return { status: 401, body: { code: 'woocommerce_rest_cannot_view' } };
     const page = Number(url.searchParams.get('page') ?? '1');
-    const totalPages = Math.max(1, Math.ceil(shop.orders.length / pageSize));
+    const found = wooOrdersMatching(shop.orders, url.searchParams);
+    if ('error' in found) return { status: 400, body: { code: 'rest_invalid_param', message: found.error } };
+    const totalPages = Math.max(1, Math.ceil(found.orders.length / pageSize));
     return {
       status: 200,
-      headers: { 'x-wp-total': String(shop.orders.length), 'x-wp-totalpages': String(totalPages) },
-      body: shop.orders.slice((page - 1) * pageSize, page * pageSize),
+      headers: { 'x-wp-total': String(found.orders.length), 'x-wp-totalpages': String(totalPages) },
+      body: found.orders.slice((page - 1) * pageSize, page * pageSize),
     };
   });
 }
 
-/** A Shopify order as the Admin REST API sends it (the fields the sync reads, and a few it ignores). */
-export function shopifyOrder(id: number, overrides: Record<string, unknown> = {}) {
-  return {
-    id,
-    admin_graphql_api_id: `gid://shopify/Order/${id}`,
-    name: `#${id - 5000}`,
-    order_number: id - 5000,
-    email: `buyer${id}@example.com`,
-    created_at: '2024-11-02T10:15:00+01:00',
-    currency: 'DKK',
-    total_price: '298.00',
-    financial_status: 'paid',
-    fulfillment_status: null,
-    note: 'Leave at the door',
-    customer: { id: 77, first_name: 'Jane', last_name: 'Doe', email: `buyer${id}@example.com` },
-    shipping_address: {
-      first_name: 'Jane',
-      last_name: 'Doe',
-      name: 'Jane Doe',
-      address1: 'Storgade 5',
-      address2: '2. tv',
-      city: 'København Ø',
-      zip: '2100',
-      province: null,
-      province_code: null,
-      country: 'Denmark',
-      country_code: 'DK',
-      phone: '+4520202020',
-      company: null,
-    },
-    line_items: [
-      {
-        id: id * 10 + 1,
-        name: 'Stoneware mug - Blue',
-        title: 'Stoneware mug',
-        sku: 'MUG-01',
-        quantity: 2,
-        price: '99.00',
-        grams: 400,
-        requires_shipping: true,
-        taxable: true,
-        gift_card: false,
-        variant_id: 111,
-        product_id: 11,
-        vendor: 'Acme',
-      },
-      {
-        id: id * 10 + 2,
-        name: 'Gift card',
-        sku: '',
-        quantity: 1,
-        price: '100.00',
-        grams: 0,
-        requires_shipping: false,
-        taxable: false,
-        gift_card: true,
-        variant_id: 222,
-        product_id: 22,
-        vendor: 'Acme',
-      },
-    ],
-    ...overrides,
-  };
+const wooStatuses = ['any', 'pending', 'processing', 'on-hold', 'completed', 'cancelled', 'refunded', 'failed', 'trash', 'checkout-draft'];
+const wooTime = (value: unknown) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(String(value)) ? String(value) : `${String(value)}Z`).getTime();
+
+/**
+ * The orders REST v3 lists for these parameters: `status` (a comma-separated list; `any` is all but
+ * trash), `modified_after` / `after` (ISO 8601; read as UTC with `dates_are_gmt=true`, else as the
+ * site's time, which this fake keeps at UTC too), `orderby=modified|date|id` with `order`.
+ */
+export function wooOrdersMatching(orders: Record<string, unknown>[], params: URLSearchParams): { orders: Record<string, unknown>[] } | { error: string } {
+  const statuses = (params.get('status') ?? 'any').split(',').map((status) => status.trim());
+  const unknown = statuses.find((status) => !wooStatuses.includes(status));
+  if (unknown) return { error: `Invalid parameter(s): status (${unknown} is not one of ${wooStatuses.join(', ')})` };
+  // Anything in the list that is not an order (a test's broken shop) is answered as it is.
+  const isOrder = (order: unknown) => Boolean(order) && typeof order === 'object';
+  let found = orders.filter((order) => !isOrder(order) || (statuses.includes('any') ? order.status !== 'trash' : statuses.includes(String(order.status))));
+  for (const [param, field] of [
+    ['modified_after', 'date_modified_gmt'],
+    ['after', 'date_created_gmt'],
+  ] as const) {
+    const value = params.get(param);
+    if (!value) continue;
+    const since = new Date(value).getTime();
+    if (Number.isNaN(since)) return { error: `Invalid parameter(s): ${param}` };
+    found = found.filter((order) => !isOrder(order) || wooTime(order[field]) > since);
+  }
+  const orderby = params.get('orderby') ?? 'date';
+  const key = orderby === 'modified' ? 'date_modified_gmt' : orderby === 'id' ? 'id' : 'date_created_gmt';
+  const direction = (params.get('order') ?? 'desc') === 'asc' ? 1 : -1;
+  // A stable sort: the fake's list order stands among equal keys, as tests expect.
+  found = found
+    .map((order, index) => ({ order, index }))
+    .sort((a, b) => {
+      const [x, y] = key === 'id' ? [Number(a.order.id), Number(b.order.id)] : [wooTime(a.order[key]), wooTime(b.order[key])];
+      return x === y || Number.isNaN(x) || Number.isNaN(y) ? a.index - b.index : (x - y) * direction;
+    })
+    .map(({ order }) => order);
+  return { orders: found };
 }
 
 /** A WooCommerce order as REST v3 sends it. */
@@ -165,6 +122,7 @@ export function wooOrder(id: number, overrides: Record<string, unknown> = {}) {
     currency: 'EUR',
     total: '45.50',
     date_created_gmt: '2024-11-02T09:15:00',
+    date_modified_gmt: '2024-11-02T09:15:00',
     payment_method_title: 'Credit card',
     customer_note: '',
     billing: {
@@ -195,3 +153,5 @@ export function wooOrder(id: number, overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+export { fakeShopify, shopifyOrder, startFakeShopify, changeShopifyOrder, type FakeShopify } from './fakeShopify';

@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation';
-import { messageResponse, pageOf } from '../schemas/common';
+import { messageResponse, noBody, pageOf } from '../schemas/common';
 import {
   orderCreateBody,
   orderDetailSchema,
@@ -69,5 +69,25 @@ export const orderOperations = [
     summary: 'Delete an order that has no shipments',
     resource: 'orders',
     response: messageResponse,
+  }),
+  defineOperation({
+    id: 'orders.shopChange.apply',
+    method: 'POST',
+    path: `${order}/shop-change/apply`,
+    summary: "Apply the shop's held change to the order (what still can be) and clear it",
+    resource: 'orders',
+    body: noBody,
+    response: orderDetailSchema,
+    successStatus: 200,
+  }),
+  defineOperation({
+    id: 'orders.shopChange.dismiss',
+    method: 'POST',
+    path: `${order}/shop-change/dismiss`,
+    summary: "Dismiss the shop's held change: the order stays as it is",
+    resource: 'orders',
+    body: noBody,
+    response: orderDetailSchema,
+    successStatus: 200,
   }),
 ];

@@ -60,6 +60,28 @@ export const shippingAddressSchema = z.strictObject({
 
 export const orderChannelRefSchema = z.strictObject({ id: z.string(), name: z.string(), type: z.enum(orderChannelTypes) });
 
+/**
+ * A change the shop made to an order after a shipment of it existed here, held for the user to apply
+ * or dismiss (docs/api.md 13.15). `cancelled` in the shop; `changed`: its address, customer, notes
+ * or lines; `closed`: fulfilled or archived in the shop while nothing was shipped here.
+ */
+export const shopChangeKinds = ['cancelled', 'changed', 'closed'] as const;
+export const shopChangeSchema = z.strictObject({
+  kind: z.enum(shopChangeKinds),
+  detectedAt: timestamp(),
+  /** What differs, in plain words, one entry a field ("Shipping address", "Lines", …). */
+  summary: z.array(z.string()),
+  /** The shop's values of what differs. */
+  shop: z.strictObject({
+    customerName: z.string().nullable().optional(),
+    customerEmail: z.string().nullable().optional(),
+    notes: z.string().nullable().optional(),
+    shippingAddress: shippingAddressSchema.nullable().optional(),
+    orderLines: z.array(z.strictObject({ name: z.string(), sku: z.string().nullable(), quantity: z.number().int() })).optional(),
+  }),
+});
+export type ShopChange = z.infer<typeof shopChangeSchema>;
+
 export const orderSummarySchema = z.strictObject({
   id: z.string(),
   orderNumber: z.string(),
@@ -102,6 +124,8 @@ export const orderDetailSchema = orderSummarySchema.extend({
   shippingAddress: shippingAddressSchema.optional(),
   externalData: z.record(z.string(), z.unknown()),
   shippingRule: shippingRuleSummarySchema.optional(),
+  /** A change from the shop waiting for the user to apply or dismiss, or null (docs/api.md 13.15). */
+  shopChange: shopChangeSchema.nullable(),
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 

@@ -101,9 +101,16 @@ export const orderChannelUpdateBody = z.strictObject({
 });
 export type OrderChannelUpdate = z.output<typeof orderChannelUpdateBody>;
 
-/** What `POST /order-channels/{id}/sync` answers; an order that could not be imported is in `errors`. */
+/**
+ * What `POST /order-channels/{id}/sync` answers: orders imported, orders brought up to the shop's
+ * change (`updated`: cancelled or edited before any shipment), changes held for the user (`held`),
+ * orders already there and unchanged (`skipped`); an order that could not be imported or updated is
+ * in `errors`.
+ */
 export const orderChannelSyncResultSchema = z.strictObject({
   created: z.number().int(),
+  updated: z.number().int(),
+  held: z.number().int(),
   skipped: z.number().int(),
   errors: z.array(z.strictObject({ externalId: z.string(), message: z.string() })),
 });

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { fakeShopify, fakeWoo, shopifyOrder, startFakeShopify, startFakeWooCommerce, wooOrder, type FakeShop } from '../../testing/fakeStorefronts';
+import {
+  fakeShopify,
+  fakeWoo,
+  shopifyOrder,
+  startFakeShopify,
+  startFakeWooCommerce,
+  wooOrder,
+  type FakeShop,
+  type FakeShopify,
+} from '../../testing/fakeStorefronts';
 import { runScheduledSyncs, startScheduledSync } from './scheduledSync';
 
 const start = new Date('2026-11-27T10:00:00.000Z');
@@ -11,7 +20,7 @@ let clock = start;
 const at = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
 const iso = (minutes: number) => at(minutes).toISOString();
 
-let shopify: FakeShop;
+let shopify: FakeShopify;
 let woo: FakeShop;
 let t: TestServer;
 beforeAll(async () => {
@@ -143,7 +152,7 @@ describe('scheduled storefront sync', () => {
     shopify.gate = null;
     const done = await pressed;
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({ created: 0, skipped: 2, errors: [] });
+    expect(done.body).toEqual({ created: 0, updated: 0, held: 0, skipped: 2, errors: [] });
     expect(externalIds(t, channel.id)).toEqual(['5001', '5002']);
     expect(await readSync(t, channel.id)).toEqual({ lastSyncedAt: iso(10), nextSyncAt: iso(20), lastError: null });
   });
@@ -195,7 +204,12 @@ describe('scheduled storefront sync', () => {
       first.app.db.$client.prepare('UPDATE order_channels SET sync_started_at = ? WHERE id = ?').run(iso(10), channel.id);
       await first.close();
 
-      shopify.orders = [5001, 5002, 5003].map((id) => shopifyOrder(id));
+      // A new order in the shop, and the first run's cursor on the channel: the shop's newest change it read.
+      shopify.orders = [
+        ...[5001, 5002].map((id) => shopifyOrder(id)),
+        shopifyOrder(5003, { createdAt: '2024-11-03T08:00:00Z', updatedAt: '2024-11-03T08:00:00Z' }),
+      ];
+      const cursorRow = { sync_cursor: '2024-11-02T09:15:00Z' };
       const reopened = await startTestServer({ now: () => clock, dataDir });
       // The first run's organization and token, read back from the file.
       const second: TestServer = {
@@ -209,11 +223,18 @@ describe('scheduled storefront sync', () => {
         expect(await runScheduledSyncs(second.app)).toEqual({ synced: 0, failed: 0, busy: 0 });
         expect((await manualSync(second, channel.id)).status).toBe(409);
         // Once stale, it is taken over.
+        expect(second.app.db.$client.prepare('SELECT sync_cursor FROM order_channels WHERE id = ?').get(channel.id)).toEqual(cursorRow);
         clock = at(20 + 1);
         expect(await runScheduledSyncs(second.app)).toEqual({ synced: 1, failed: 0, busy: 0 });
+        // Read from the cursor (less its overlap), not from the start.
+        expect(shopify.requests.at(-1)?.variables.query).toBe("updated_at:>='2024-11-02T09:05:00.000Z'");
+        expect(second.app.db.$client.prepare('SELECT sync_cursor FROM order_channels WHERE id = ?').get(channel.id)).toEqual({
+          sync_cursor: '2024-11-03T08:00:00Z',
+        });
         expect(externalIds(second, channel.id)).toEqual(['5001', '5002', '5003']);
         expect(await readSync(second, channel.id)).toEqual({ lastSyncedAt: iso(21), nextSyncAt: iso(31), lastError: null });
-        expect((await manualSync(second, channel.id)).body).toEqual({ created: 0, skipped: 3, errors: [] });
+        // Only what changed since the cursor is read again: the new order, once.
+        expect((await manualSync(second, channel.id)).body).toEqual({ created: 0, updated: 0, held: 0, skipped: 1, errors: [] });
         expect(externalIds(second, channel.id)).toEqual(['5001', '5002', '5003']);
       } finally {
         await second.close();

@@ -1,5 +1,6 @@
 import { createOrder, deleteOrder, getOrder, listOrders, updateOrder } from './orders';
 import { importOrdersCsv } from './csvImport';
+import { applyShopChange, dismissShopChange } from './shopChanges';
 import { defineHandlers } from '../../app/kernel/handler';
 
 export const orderHandlers = defineHandlers({
@@ -9,4 +10,6 @@ export const orderHandlers = defineHandlers({
   'orders.get': ({ app }, { params }) => getOrder(app, params.orgId, params.orderId),
   'orders.update': ({ app }, { params, body }) => updateOrder(app, params.orgId, params.orderId, body),
   'orders.delete': ({ app }, { params }) => deleteOrder(app, params.orgId, params.orderId),
+  'orders.shopChange.apply': ({ app }, { params }) => applyShopChange(app, params.orgId, params.orderId),
+  'orders.shopChange.dismiss': ({ app }, { params }) => dismissShopChange(app, params.orgId, params.orderId),
 });

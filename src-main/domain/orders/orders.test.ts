@@ -114,6 +114,7 @@ describe('order create and read', () => {
         'shipments',
         'shippingAddress',
         'shippingRuleId',
+        'shopChange',
         'status',
         'totalAmount',
         'updatedAt',

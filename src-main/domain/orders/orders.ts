@@ -36,6 +36,7 @@ import { deriveOrderStatus, liveShipmentCount, placedQuantities } from './alloca
 import { updateColumns } from '../../db/updateColumns';
 import { canonicalJson } from '../../app/kernel/canonicalJson';
 import { lineCurrency, orgCurrency } from './lineCurrency';
+import { shopChangeOf } from './shopChangeState';
 
 export type OrderListQuery = z.output<typeof orderListQuery>;
 type OrderLineRow = typeof orderLines.$inferSelect;
@@ -92,7 +93,7 @@ function toOrderLine(row: OrderLineRow, currency: string): OrderLine {
 }
 
 /** Every spec field present; the ones the caller left out are null (decisions §1 "Empty values"). */
-function toShippingAddress(address: ShippingAddress): NonNullable<OrderDetail['shippingAddress']> {
+export function toShippingAddress(address: ShippingAddress): NonNullable<OrderDetail['shippingAddress']> {
   return {
     name: address.name,
     address1: address.address1,
@@ -152,6 +153,7 @@ function toOrderDetail(db: ReadDb, row: OrderRow): OrderDetail {
     notes: row.notes,
     servicePointId: row.servicePointId,
     externalData: row.externalData,
+    shopChange: shopChangeOf(row.shopChange, toShippingAddress),
   };
   if (row.shippingAddress) detail.shippingAddress = toShippingAddress(row.shippingAddress);
   const rule = ruleSummary(db, row.shippingRuleId);
@@ -418,50 +420,53 @@ const nullableFields = ['externalId', 'customerName', 'customerEmail', 'notes', 
  */
 export function updateOrder(app: AppContext, orgId: string, orderId: string, input: OrderUpdateInput): OrderDetail {
   const now = app.now();
-  return inWriteTransaction(app.db, (tx) => {
-    const row = findOrderRow(tx, orgId, orderId);
-    if (frozenStatuses.includes(row.status)) {
-      throw new ApiError('ORDER_INVALID_STATE', `Order ${row.orderNumber} is ${row.status}; it can be changed only when ${editableStatuses.join(', ')}`);
-    }
+  return inWriteTransaction(app.db, (tx) => applyOrderUpdate(tx, now, orgId, orderId, input));
+}
 
-    const changes: Partial<OrderRow> = {};
-    if (input.orderNumber !== undefined && input.orderNumber !== row.orderNumber) {
-      assertOrderNumberFree(tx, row.orderChannelId, input.orderNumber, row.id);
-      changes.orderNumber = input.orderNumber;
-    }
-    if (input.shippingRuleId !== undefined && input.shippingRuleId !== row.shippingRuleId) {
-      if (input.shippingRuleId !== null) assertShippingRule(tx, orgId, input.shippingRuleId);
-      changes.shippingRuleId = input.shippingRuleId;
-    }
-    for (const field of nullableFields) {
-      const value = input[field];
-      if (value !== undefined && value !== row[field]) Object.assign(changes, { [field]: value });
-    }
-    if (input.shippingAddress !== undefined && canonicalJson(input.shippingAddress) !== canonicalJson(row.shippingAddress))
-      changes.shippingAddress = input.shippingAddress;
-    if (input.externalData !== undefined && canonicalJson(input.externalData) !== canonicalJson(row.externalData)) changes.externalData = input.externalData;
+/** updateOrder inside the caller's transaction (the storefront sync applies the shop's changes with it). */
+export function applyOrderUpdate(tx: WriteTx, now: Date, orgId: string, orderId: string, input: OrderUpdateInput): OrderDetail {
+  const row = findOrderRow(tx, orgId, orderId);
+  if (frozenStatuses.includes(row.status)) {
+    throw new ApiError('ORDER_INVALID_STATE', `Order ${row.orderNumber} is ${row.status}; it can be changed only when ${editableStatuses.join(', ')}`);
+  }
 
-    if (input.orderLines) {
-      const orderCurrency = input.currency !== undefined ? input.currency : row.currency;
-      replaceOrderLines(tx, row, input.orderLines, lineCurrency(null, orderCurrency, orgCurrency(tx, orgId)));
-    }
+  const changes: Partial<OrderRow> = {};
+  if (input.orderNumber !== undefined && input.orderNumber !== row.orderNumber) {
+    assertOrderNumberFree(tx, row.orderChannelId, input.orderNumber, row.id);
+    changes.orderNumber = input.orderNumber;
+  }
+  if (input.shippingRuleId !== undefined && input.shippingRuleId !== row.shippingRuleId) {
+    if (input.shippingRuleId !== null) assertShippingRule(tx, orgId, input.shippingRuleId);
+    changes.shippingRuleId = input.shippingRuleId;
+  }
+  for (const field of nullableFields) {
+    const value = input[field];
+    if (value !== undefined && value !== row[field]) Object.assign(changes, { [field]: value });
+  }
+  if (input.shippingAddress !== undefined && canonicalJson(input.shippingAddress) !== canonicalJson(row.shippingAddress))
+    changes.shippingAddress = input.shippingAddress;
+  if (input.externalData !== undefined && canonicalJson(input.externalData) !== canonicalJson(row.externalData)) changes.externalData = input.externalData;
 
-    const fieldsChanged = Object.keys(changes).length > 0 || input.orderLines !== undefined;
-    const cancelling = input.status === 'cancelled';
-    if (!fieldsChanged && !cancelling) return toOrderDetail(tx, row);
+  if (input.orderLines) {
+    const orderCurrency = input.currency !== undefined ? input.currency : row.currency;
+    replaceOrderLines(tx, row, input.orderLines, lineCurrency(null, orderCurrency, orgCurrency(tx, orgId)));
+  }
 
-    if (cancelling) cancelUnbookedShipmentsOfOrder(tx, now, orgId, row);
-    // New lines change what "fulfilled" means, so the status is derived again (or set to cancelled).
-    const status = cancelling ? 'cancelled' : deriveOrderStatus(tx, orderId, row.status);
-    const shipmentCount = cancelling ? liveShipmentCount(tx, orderId) : row.shipmentCount;
-    const updated: OrderRow = { ...row, ...changes, status, shipmentCount, updatedAt: now.toISOString() };
-    tx.update(orders).set(updateColumns(updated)).where(eq(orders.id, orderId)).run();
-    const detail = toOrderDetail(tx, updated);
-    // A bare cancel is told by order.cancelled alone.
-    if (fieldsChanged || (!cancelling && status !== row.status)) emitEvent(tx, now, orgId, 'order.updated', { ...detail, previousStatus: row.status });
-    if (cancelling) emitEvent(tx, now, orgId, 'order.cancelled', detail);
-    return detail;
-  });
+  const fieldsChanged = Object.keys(changes).length > 0 || input.orderLines !== undefined;
+  const cancelling = input.status === 'cancelled';
+  if (!fieldsChanged && !cancelling) return toOrderDetail(tx, row);
+
+  if (cancelling) cancelUnbookedShipmentsOfOrder(tx, now, orgId, row);
+  // New lines change what "fulfilled" means, so the status is derived again (or set to cancelled).
+  const status = cancelling ? 'cancelled' : deriveOrderStatus(tx, orderId, row.status);
+  const shipmentCount = cancelling ? liveShipmentCount(tx, orderId) : row.shipmentCount;
+  const updated: OrderRow = { ...row, ...changes, status, shipmentCount, updatedAt: now.toISOString() };
+  tx.update(orders).set(updateColumns(updated)).where(eq(orders.id, orderId)).run();
+  const detail = toOrderDetail(tx, updated);
+  // A bare cancel is told by order.cancelled alone.
+  if (fieldsChanged || (!cancelling && status !== row.status)) emitEvent(tx, now, orgId, 'order.updated', { ...detail, previousStatus: row.status });
+  if (cancelling) emitEvent(tx, now, orgId, 'order.cancelled', detail);
+  return detail;
 }
 
 /** Only an order no shipment refers to (not even a cancelled one or a return) can be deleted; its lines go with it. */

@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
-import { fakeShopify, fakeWoo, shopifyOrder, startFakeShopify, startFakeWooCommerce, wooOrder, type FakeShop } from '../../testing/fakeStorefronts';
+import {
+  fakeShopify,
+  fakeWoo,
+  shopifyOrder,
+  startFakeShopify,
+  startFakeWooCommerce,
+  wooOrder,
+  type FakeShop,
+  type FakeShopify,
+} from '../../testing/fakeStorefronts';
 
 let t: TestServer;
-let shopify: FakeShop;
+let shopify: FakeShopify;
 let woo: FakeShop;
 beforeAll(async () => {
   [t, shopify, woo] = await Promise.all([startTestServer(), startFakeShopify(), startFakeWooCommerce()]);
@@ -43,9 +52,9 @@ describe('POST /order-channels/{id}/sync', () => {
 
     const first = await sync();
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ created: 3, skipped: 0, errors: [] });
+    expect(first.body).toEqual({ created: 3, updated: 0, held: 0, skipped: 0, errors: [] });
     expect(shopify.requests.every((request) => request.authorized)).toBe(true);
-    expect(shopify.requests).toHaveLength(2);
+    expect(shopify.requests).toHaveLength(1);
 
     const rows = ordersOf(channelId);
     expect(rows.map((row) => [row.external_id, row.order_number])).toEqual([
@@ -61,12 +70,12 @@ describe('POST /order-channels/{id}/sync', () => {
     ]);
 
     const again = await sync();
-    expect(again.body).toEqual({ created: 0, skipped: 3, errors: [] });
+    expect(again.body).toEqual({ created: 0, updated: 0, held: 0, skipped: 3, errors: [] });
     expect(ordersOf(channelId)).toHaveLength(3);
 
     shopify.orders.unshift(shopifyOrder(5004));
     const third = await sync();
-    expect(third.body).toEqual({ created: 1, skipped: 3, errors: [] });
+    expect(third.body).toEqual({ created: 1, updated: 0, held: 0, skipped: 3, errors: [] });
     expect(ordersOf(channelId).map((row) => row.external_id)).toEqual(['5001', '5002', '5003', '5004']);
   });
 
@@ -75,32 +84,32 @@ describe('POST /order-channels/{id}/sync', () => {
     woo.orders = [801, 802, 803].map((id) => wooOrder(id));
     const { channelId, sync } = await channelIn('woocommerce', fakeWoo);
 
-    expect((await sync()).body).toEqual({ created: 3, skipped: 0, errors: [] });
+    expect((await sync()).body).toEqual({ created: 3, updated: 0, held: 0, skipped: 0, errors: [] });
     expect(woo.requests.map((request) => request.authorized)).toEqual([true, true]);
     const [first] = ordersOf(channelId);
     expect(first).toMatchObject({ external_id: '801', order_number: '801', customer_name: 'Hans Meier' });
     expect(linesOf(first!.id)).toEqual([{ name: 'Tea tin', sku: 'TEA-02', quantity: 3, weight: null, requires_shipping: 1 }]);
-    expect((await sync()).body).toEqual({ created: 0, skipped: 3, errors: [] });
+    expect((await sync()).body).toEqual({ created: 0, updated: 0, held: 0, skipped: 3, errors: [] });
   });
 
   it('imports only orders waiting to be shipped, even from a shop that ignores the filter', async () => {
     t.app.storefront = { origin: shopify.origin };
     shopify.orders = [
       shopifyOrder(5101),
-      shopifyOrder(5102, { fulfillment_status: 'fulfilled' }),
-      shopifyOrder(5103, { fulfillment_status: 'partial' }),
-      shopifyOrder(5104, { cancelled_at: '2024-11-03T08:00:00+01:00' }),
-      shopifyOrder(5105, { closed_at: '2024-11-04T08:00:00+01:00', fulfillment_status: 'fulfilled' }),
+      shopifyOrder(5102, { displayFulfillmentStatus: 'FULFILLED' }),
+      shopifyOrder(5103, { displayFulfillmentStatus: 'PARTIALLY_FULFILLED' }),
+      shopifyOrder(5104, { cancelledAt: '2024-11-03T08:00:00Z' }),
+      shopifyOrder(5105, { closedAt: '2024-11-04T08:00:00Z', closed: true, displayFulfillmentStatus: 'FULFILLED' }),
     ];
     const { channelId, sync } = await channelIn('shopify', fakeShopify);
-    expect((await sync()).body).toEqual({ created: 2, skipped: 0, errors: [] });
-    expect(shopify.requests[0]?.path).toBe('/admin/api/2024-10/orders.json?status=open&fulfillment_status=unfulfilled&limit=250');
+    expect((await sync()).body).toEqual({ created: 2, updated: 0, held: 0, skipped: 0, errors: [] });
+    expect(shopify.requests[0]?.variables).toMatchObject({ query: 'status:open' });
     expect(ordersOf(channelId).map((row) => row.external_id)).toEqual(['5101', '5103']);
 
     t.app.storefront = { origin: woo.origin };
     woo.orders = [wooOrder(811), wooOrder(812, { status: 'completed' }), wooOrder(813, { status: 'on-hold' }), wooOrder(814, { status: 'cancelled' })];
     const wooChannel = await channelIn('woocommerce', fakeWoo);
-    expect((await wooChannel.sync()).body).toEqual({ created: 1, skipped: 0, errors: [] });
+    expect((await wooChannel.sync()).body).toEqual({ created: 1, updated: 0, held: 0, skipped: 0, errors: [] });
     expect(woo.requests.every((request) => request.path.includes('status=processing'))).toBe(true);
     expect(ordersOf(wooChannel.channelId).map((row) => row.external_id)).toEqual(['811']);
   });
@@ -113,7 +122,7 @@ describe('POST /order-channels/{id}/sync', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const ran = answers.find((answer) => answer.status === 200)!;
     const refused = answers.find((answer) => answer.status === 409)!;
-    expect(ran.body).toEqual({ created: 5, skipped: 0, errors: [] });
+    expect(ran.body).toEqual({ created: 5, updated: 0, held: 0, skipped: 0, errors: [] });
     expect(refused.body).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/being synced right now/) });
     expect(ordersOf(channelId)).toHaveLength(5);
     const events = t.app.db.$client.prepare("SELECT count(*) AS n FROM outbox_events WHERE type = 'order.created' AND org_id = ?").get(org.orgId);
@@ -137,9 +146,25 @@ describe('POST /order-channels/{id}/sync', () => {
     t.app.storefront = { origin: shopify.origin };
     shopify.orders = [
       shopifyOrder(6001),
-      shopifyOrder(6002, { line_items: [] }),
-      shopifyOrder(6003, { line_items: [{ name: 'Mug', quantity: 0, price: '10.00' }] }),
-      shopifyOrder(6004, { shipping_address: { first_name: 'Jane', last_name: 'Doe', address1: '', city: 'Aarhus', zip: '8000', country_code: 'DK' } }),
+      shopifyOrder(6002, { lineItems: [] }),
+      shopifyOrder(6003, { lineItems: [{ name: 'Mug', quantity: 1, price: 'ten' }] }),
+      shopifyOrder(6004, {
+        shippingAddress: {
+          firstName: 'Jane',
+          lastName: 'Doe',
+          name: 'Jane Doe',
+          company: null,
+          address1: '',
+          address2: null,
+          city: 'Aarhus',
+          province: null,
+          provinceCode: null,
+          country: 'Denmark',
+          countryCodeV2: 'DK',
+          zip: '8000',
+          phone: null,
+        },
+      }),
     ];
     const { channelId, sync } = await channelIn('shopify', fakeShopify);
     const res = await sync();
@@ -147,7 +172,7 @@ describe('POST /order-channels/{id}/sync', () => {
     expect(res.body.created).toBe(1);
     expect(res.body.errors).toEqual([
       { externalId: '6002', message: expect.stringContaining('orderLines') },
-      { externalId: '6003', message: expect.stringContaining('orderLines.0.quantity') },
+      { externalId: '6003', message: expect.stringContaining('orderLines.0.unitPrice') },
       { externalId: '6004', message: expect.stringContaining('shippingAddress.address1') },
     ]);
     expect(ordersOf(channelId).map((row) => row.external_id)).toEqual(['6001']);
@@ -163,7 +188,13 @@ describe('POST /order-channels/{id}/sync', () => {
     });
     expect(manual.status).toBe(201);
     const res = await sync();
-    expect(res.body).toEqual({ created: 1, skipped: 0, errors: [{ externalId: '7001', message: expect.stringContaining('already exists') }] });
+    expect(res.body).toEqual({
+      created: 1,
+      updated: 0,
+      held: 0,
+      skipped: 0,
+      errors: [{ externalId: '7001', message: expect.stringContaining('already exists') }],
+    });
   });
 
   it('answers 422 STOREFRONT_ERROR when the shop refuses the credentials, and changes no orders', async () => {

@@ -1,27 +1,31 @@
 /**
- * Storefront sync (decisions §5a): pulls the shop's orders and imports the ones this channel has
- * not seen. An order is known by the platform's id (`externalId`) within its channel, so a sync run
- * twice imports nothing twice; a bad order is reported in `errors` and the others still import.
+ * Storefront sync (decisions §5a): reads the shop's orders from the channel's cursor
+ * (`sync_cursor`: the first run, what waits to be shipped; later runs, what the shop changed since),
+ * imports the ones this channel has not seen and brings the shop's changes to the ones it has
+ * (shopChanges.ts). An order is known by the platform's id (`externalId`) within its channel, so a
+ * sync run twice imports nothing twice; a bad order is reported in `errors` and the others still
+ * import. The new cursor is stored in the transaction that writes the orders, so a failed run
+ * keeps the old one and the next run reads the same changes again.
  */
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { ApiError, validationError } from '../../../src-shared/errors';
-import { orderCreateBody } from '../../../src-shared/schemas/order';
+import { ApiError } from '../../../src-shared/errors';
 import type { OrderChannelSyncResult, OrderChannelType } from '../../../src-shared/schemas/orderChannel';
 import { orderChannels, orders } from '../../db/schema';
 import { inSavepoint, inWriteTransaction, type ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
-import { isStorefront, storefrontClient } from '../../storefronts';
+import { isStorefront, storefrontReader, type ShopOrder } from '../../storefronts';
 import { findOrderChannelRow, nextSyncAfter, orderChannelCredentials } from '../orderChannels/orderChannels';
 import { insertOrder } from './orders';
+import { parseShopOrder, rememberShopOrder, syncKnownOrder } from './shopChanges';
 
-/** The platform ids this channel already has, read once: a lookup per order would scan the channel's orders each time. */
-function importedExternalIds(db: ReadDb, channelId: string): Set<string> {
+/** The platform ids this channel already has, with their orders, read once: a lookup per order would scan the channel's orders each time. */
+function importedExternalIds(db: ReadDb, channelId: string): Map<string, string> {
   const rows = db
-    .select({ externalId: orders.externalId })
+    .select({ id: orders.id, externalId: orders.externalId })
     .from(orders)
     .where(and(eq(orders.orderChannelId, channelId), isNotNull(orders.externalId)))
     .all();
-  return new Set(rows.map((row) => row.externalId as string));
+  return new Map(rows.map((row) => [row.externalId as string, row.id]));
 }
 
 /** A run holding a channel longer than this is taken to have died (a crash, a killed process): another may take over. */
@@ -98,32 +102,55 @@ export async function syncOrderChannel(app: AppContext, orgId: string, channelId
 
 async function runSync(app: AppContext, orgId: string, channelId: string, type: 'shopify' | 'woocommerce'): Promise<OrderChannelSyncResult> {
   const channel = findOrderChannelRow(app.db, orgId, channelId);
-  // Every page is fetched before anything is written, so a storefront failure changes no orders.
-  const storefrontOrders = await storefrontClient(type, app.storefront).fetchNewOrders(orderChannelCredentials(app, channel));
+  // Every page is read before anything is written, so a storefront failure changes no orders.
+  const read = await storefrontReader(type, app.storefront).fetchOrders(orderChannelCredentials(app, channel), channel.syncCursor ?? null);
 
-  const result: OrderChannelSyncResult = { created: 0, skipped: 0, errors: [] };
-  // One transaction from the read of the known ids to the last insert: a second sync of the channel
-  // running at the same time waits for it and then sees every order this one created.
+  // An order the shop listed twice (a page boundary moving under a change) counts once, as last listed.
+  const shopOrders = new Map<string, ShopOrder>();
+  for (const shopOrder of read.orders) {
+    shopOrders.delete(shopOrder.externalId);
+    shopOrders.set(shopOrder.externalId, shopOrder);
+  }
+
+  const result: OrderChannelSyncResult = { created: 0, updated: 0, held: 0, skipped: 0, errors: [] };
+  // One transaction from the read of the known ids to the cursor: a second sync of the channel
+  // running at the same time waits for it and then sees every order this one wrote.
   inWriteTransaction(app.db, (tx) => {
     findOrderChannelRow(tx, orgId, channelId); // deleted while the shop was being read
     const known = importedExternalIds(tx, channelId);
     const now = app.now();
-    for (const { externalId, order } of storefrontOrders) {
-      // Also an order the shop listed twice (a page boundary moving under new orders).
-      if (known.has(externalId)) {
-        result.skipped++;
+    for (const [externalId, shopOrder] of shopOrders) {
+      const orderId = known.get(externalId);
+      if (orderId) {
+        // A savepoint per order: one whose change cannot be applied leaves the others in.
+        try {
+          const synced = inSavepoint(tx, (sp) => {
+            const outcome = syncKnownOrder(sp, now, orgId, orderId, shopOrder);
+            if ('error' in outcome) throw new ApiError('VALIDATION_FAILED', outcome.error);
+            return outcome.outcome;
+          });
+          if (synced === 'updated') result.updated++;
+          else if (synced === 'held') result.held++;
+          else result.skipped++;
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.status >= 500) throw error;
+          result.errors.push({ externalId, message: error.message });
+        }
         continue;
       }
-      const parsed = orderCreateBody.safeParse({ ...order, orderChannelId: channelId });
-      if (!parsed.success) {
-        const details = validationError('', parsed.error.issues).details ?? [];
-        result.errors.push({ externalId, message: details.map((detail) => `${detail.path}: ${detail.message}`).join('; ') });
+      // A later run also lists orders cancelled or closed before this channel ever saw them.
+      if (shopOrder.shopState !== 'open') continue;
+      const parsed = parseShopOrder(shopOrder, channelId);
+      if ('error' in parsed) {
+        result.errors.push({ externalId, message: parsed.error });
         continue;
       }
       try {
-        // A savepoint per order: one that cannot be saved leaves the others in.
-        inSavepoint(tx, (sp) => insertOrder(sp, now, orgId, parsed.data));
-        known.add(externalId);
+        inSavepoint(tx, (sp) => {
+          const order = insertOrder(sp, now, orgId, parsed.input);
+          rememberShopOrder(sp, order.id, shopOrder, parsed.input);
+          known.set(externalId, order.id);
+        });
         result.created++;
       } catch (error) {
         // A clash with an order number typed in by hand, say.
@@ -131,6 +158,7 @@ async function runSync(app: AppContext, orgId: string, channelId: string, type: 
         result.errors.push({ externalId, message: error.message });
       }
     }
+    tx.update(orderChannels).set({ syncCursor: read.cursor }).where(eq(orderChannels.id, channelId)).run();
   });
   return result;
 }

@@ -55,6 +55,7 @@ function storedOrder(more: Partial<OrderDetail> = {}): OrderDetail {
     customerEmail: null,
     totalAmount: 25,
     currency: 'EUR',
+    shopChange: null,
     orderLines: [storedLine()],
     orderChannelId: 'och_1',
     orgId: 'org_1',
