@@ -18,6 +18,7 @@ import { EditOrderDialog } from './OrderForm';
 import { formatMoney } from './money';
 import { PickListDialog } from './PickListDialog';
 import { ShopWriteBackCard } from './ShopWriteBackCard';
+import { ShopChangeNotice } from './ShopChangeNotice';
 
 /** `/orders/:orderId`: the order, its lines and shipments, and the way to a new shipment. */
 export function OrderDetailScreen({ orderId }: { orderId: string }) {
@@ -106,6 +107,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
       )}
       {/* A failed reload keeps the order on screen and says so. */}
       <ErrorNotice error={order.error} title="The order could not be refreshed" />
+      <ShopChangeNotice order={data} canWrite={canWrite} onDone={order.reload} />
 
       <div className="grid-2">
         <OrderFacts order={data} />
