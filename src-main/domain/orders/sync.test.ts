@@ -114,6 +114,35 @@ describe('POST /order-channels/{id}/sync', () => {
     expect(ordersOf(wooChannel.channelId).map((row) => row.external_id)).toEqual(['811']);
   });
 
+  it('WooCommerce: a later sync reads what was modified since, cancels an order cancelled in the shop and imports a new one', async () => {
+    t.app.storefront = { origin: woo.origin };
+    woo.orders = [wooOrder(821, { date_modified_gmt: '2026-11-20T08:00:00' }), wooOrder(822, { date_modified_gmt: '2026-11-20T09:00:00' })];
+    const { org, channelId, sync } = await channelIn('woocommerce', fakeWoo);
+    expect((await sync()).body).toEqual({ created: 2, updated: 0, held: 0, skipped: 0, errors: [] });
+    const cursor = () =>
+      (t.app.db.$client.prepare('SELECT sync_cursor FROM order_channels WHERE id = ?').get(channelId) as { sync_cursor: string }).sync_cursor;
+    expect(cursor()).toBe('2026-11-20T09:00:00.000Z');
+    expect(t.app.db.$client.prepare('SELECT external_line_id FROM order_lines WHERE order_id = ?').all(ordersOf(channelId)[0]!.id)).toEqual([
+      { external_line_id: '8211' },
+    ]);
+
+    woo.orders[0] = { ...woo.orders[0]!, status: 'cancelled', date_modified_gmt: '2026-11-21T10:00:00' };
+    woo.orders.push(wooOrder(823, { date_modified_gmt: '2026-11-21T11:00:00' }));
+    woo.requests = [];
+    // 822 was modified within the read-back overlap: read again, unchanged.
+    expect((await sync()).body).toEqual({ created: 1, updated: 1, held: 0, skipped: 1, errors: [] });
+    expect(woo.requests[0]?.path).toContain('modified_after=2026-11-20T08%3A50%3A00.000Z');
+    const cancelled = await t.request('GET', `/orgs/${org.orgId}/orders/${ordersOf(channelId)[0]!.id}`, { token: org.token });
+    expect(cancelled.body).toMatchObject({ externalId: '821', status: 'cancelled', shopChange: null });
+    expect(ordersOf(channelId).map((row) => row.external_id)).toEqual(['821', '822', '823']);
+    expect(cursor()).toBe('2026-11-21T11:00:00.000Z');
+
+    // A run that fails keeps the cursor: the next one reads the same changes again.
+    woo.failWith = 500;
+    expect((await sync()).status).toBe(422);
+    expect(cursor()).toBe('2026-11-21T11:00:00.000Z');
+  });
+
   it('two syncs of one channel at the same time: one runs (the channel lease), the other answers 409; each order once, one order.created each', async () => {
     t.app.storefront = { origin: shopify.origin };
     shopify.orders = [5201, 5202, 5203, 5204, 5205].map((id) => shopifyOrder(id));
