@@ -72,6 +72,31 @@ function statusHint(status: number, platform: string): string {
 }
 
 /**
+ * The shop's own words in an error answer: Shopify's `errors` (a string, or a list of
+ * `{message}`), WooCommerce's `message`. At most 200 characters of the first 4 KB; the shop's
+ * answer never carries the credentials it was sent.
+ */
+async function shopMessage(response: Response): Promise<string | null> {
+  let text: string;
+  try {
+    text = (await response.text()).slice(0, 4096);
+  } catch {
+    return null;
+  }
+  let said: unknown = null;
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const errors = body?.errors;
+    if (typeof errors === 'string') said = errors;
+    else if (Array.isArray(errors)) said = (errors[0] as Record<string, unknown> | undefined)?.message;
+    else if (typeof body?.message === 'string') said = body.message;
+  } catch {
+    said = null;
+  }
+  return typeof said === 'string' && said.trim() ? said.trim().replace(/\s+/g, ' ').slice(0, 200) : null;
+}
+
+/**
  * One call to a shop, answered as JSON. `url` is the shop's real address; only the transport may
  * redirect it. Any failure becomes 422 STOREFRONT_ERROR naming the host, never a credential.
  */
@@ -102,8 +127,11 @@ export async function storefrontRequest(transport: StorefrontTransport, platform
     throw fail(`HTTP_${response.status}`, `${where} redirected the request; check the shop address in the channel`);
   }
   if (!response.ok && !request.passStatuses?.includes(response.status)) {
-    await response.body?.cancel();
-    throw fail(`HTTP_${response.status}`, `${where} answered ${response.status}: ${statusHint(response.status, platform)}`);
+    const said = await shopMessage(response);
+    throw fail(
+      `HTTP_${response.status}`,
+      `${where} answered ${response.status}: ${statusHint(response.status, platform)}${said ? ` (the shop said: "${said}")` : ''}`,
+    );
   }
   try {
     return { status: response.status, body: await response.json(), headers: response.headers };

@@ -55,6 +55,8 @@ describe('the Shopify GraphQL client', () => {
     expect(error.status).toBe(422);
     expect(error.code).toBe('STOREFRONT_ERROR');
     expect(error.errors).toEqual([{ code: 'HTTP_401', message: expect.stringContaining('refused the credentials') }]);
+    // The shop's own words come along.
+    expect(error.message).toContain('the shop said: "[API] Invalid API key or access token');
     expect(JSON.stringify(error.toBody())).not.toContain('shpat_wrong_secret');
   });
 

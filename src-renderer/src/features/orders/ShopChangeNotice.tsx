@@ -11,6 +11,12 @@ const titles: Record<ShopChange['kind'], string> = {
   closed: 'Fulfilled or archived in the shop',
 };
 
+const whyHeld: Record<ShopChange['kind'], string> = {
+  cancelled: 'This order already has a shipment here, so the change was not applied.',
+  changed: 'This order already has a shipment here, so the change was not applied.',
+  closed: 'It may have been shipped another way, or only archived: Shipdesk does not guess.',
+};
+
 const applyMeans: Record<ShopChange['kind'], string> = {
   cancelled: 'Apply cancels the order here, with its shipments not yet booked.',
   changed: 'Apply writes the shop’s values below into the order.',
@@ -76,8 +82,8 @@ export function ShopChangeNotice({ order, canWrite, onDone }: { order: OrderDeta
     <section className="card shop-change" aria-labelledby={headingId}>
       <h2 id={headingId}>{titles[change.kind]}</h2>
       <p id={explainId}>
-        Seen {formatDateTime(change.detectedAt)}: {change.summary.join(', ')}. This order already has a shipment here, so the change was not applied.{' '}
-        {applyMeans[change.kind]} Dismiss keeps the order as it is.
+        Seen {formatDateTime(change.detectedAt)}: {change.summary.join(', ')}. {whyHeld[change.kind]} {applyMeans[change.kind]} Dismiss keeps the order as it
+        is.
       </p>
       <ShopValues change={change} />
       <ErrorNotice error={error} title="The shop’s change could not be applied" />
