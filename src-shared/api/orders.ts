@@ -71,7 +71,7 @@ export const orderOperations = [
     response: messageResponse,
   }),
   defineOperation({
-    id: 'orders.shopChange.apply',
+    id: 'orders.applyShopChange',
     method: 'POST',
     path: `${order}/shop-change/apply`,
     summary: "Apply the shop's held change to the order (what still can be) and clear it",
@@ -81,7 +81,7 @@ export const orderOperations = [
     successStatus: 200,
   }),
   defineOperation({
-    id: 'orders.shopChange.dismiss',
+    id: 'orders.dismissShopChange',
     method: 'POST',
     path: `${order}/shop-change/dismiss`,
     summary: "Dismiss the shop's held change: the order stays as it is",

@@ -10,6 +10,6 @@ export const orderHandlers = defineHandlers({
   'orders.get': ({ app }, { params }) => getOrder(app, params.orgId, params.orderId),
   'orders.update': ({ app }, { params, body }) => updateOrder(app, params.orgId, params.orderId, body),
   'orders.delete': ({ app }, { params }) => deleteOrder(app, params.orgId, params.orderId),
-  'orders.shopChange.apply': ({ app }, { params }) => applyShopChange(app, params.orgId, params.orderId),
-  'orders.shopChange.dismiss': ({ app }, { params }) => dismissShopChange(app, params.orgId, params.orderId),
+  'orders.applyShopChange': ({ app }, { params }) => applyShopChange(app, params.orgId, params.orderId),
+  'orders.dismissShopChange': ({ app }, { params }) => dismissShopChange(app, params.orgId, params.orderId),
 });

@@ -68,8 +68,8 @@ export function ShopChangeNotice({ order, canWrite, onDone }: { order: OrderDeta
     setBusy(action);
     setError(null);
     try {
-      if (action === 'apply') await client.call('orders.shopChange.apply', { params: { orgId, orderId: order.id } });
-      else await client.call('orders.shopChange.dismiss', { params: { orgId, orderId: order.id } });
+      if (action === 'apply') await client.call('orders.applyShopChange', { params: { orgId, orderId: order.id } });
+      else await client.call('orders.dismissShopChange', { params: { orgId, orderId: order.id } });
       onDone();
     } catch (caught) {
       setError(caught);
