@@ -37,7 +37,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { shopifyApiVersion } from '../../storefronts/shopify/graphql';
-import type { FakeShopifyOrder } from './orders';
+import type { FakeShopifyOrder } from './store';
 
 export const fakeShopify = { shopDomain: 'acme.myshopify.com', accessToken: 'shpat_fake_token_1234' };
 
