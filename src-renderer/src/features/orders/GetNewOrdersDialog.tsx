@@ -4,7 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { FormActions } from '../../components/forms';
 import { Progress } from '../../components/Progress';
-import { countOf, importedSummary } from './importCounts';
+import { countOf, importedSummary, shopChangesSummary } from './importCounts';
 import type { ChannelSyncOutcome, StorefrontSync } from './storefrontSync';
 
 const platformNames: Partial<Record<OrderChannel['type'], string>> = { shopify: 'Shopify', woocommerce: 'WooCommerce' };
@@ -65,6 +65,7 @@ function SyncResult({ channelName, result }: { channelName: string; result: Orde
   return (
     <>
       <p>{importedSummary(result)}</p>
+      {shopChangesSummary(result) && <p>{shopChangesSummary(result)}.</p>}
       {result.errors.length > 0 && (
         <div className="problems">
           <p>

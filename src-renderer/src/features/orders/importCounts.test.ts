@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, fileSize, importedSummary } from './importCounts';
+import { countOf, fileSize, importedSummary, shopChangesSummary } from './importCounts';
 import { formatMoney } from './money';
 
 describe('counts and sizes in words', () => {
@@ -8,6 +8,10 @@ describe('counts and sizes in words', () => {
     expect(countOf(0, 'order')).toBe('0 orders');
     expect(countOf(2, 'box', 'boxes')).toBe('2 boxes');
     expect(importedSummary({ created: 1, skipped: 3 })).toBe('1 order imported, 3 already there (skipped)');
+    expect(shopChangesSummary({ updated: 0, held: 0 })).toBeNull();
+    expect(shopChangesSummary({ updated: 2, held: 1 })).toBe(
+      '2 orders updated from the shop, 1 change from the shop waits on its order (open the order to apply or dismiss)',
+    );
   });
 
   it('gives a file’s size in the unit that fits', () => {
