@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, StandardFonts, typedArrayFor, type PDFFont } from 'pdf-lib';
+import type { PDFDocument, PDFFont } from 'pdf-lib';
+import { fontkitLib, pdfLib } from '../platform/lazyLibraries';
 import { TrueTypeSubset, TrueTypeTables } from './trueTypeSubset';
 
 /**
@@ -74,6 +74,7 @@ let standardPromise: Promise<DocumentFonts> | undefined;
 /** Helvetica and Helvetica Bold: WinAnsi only, and nothing to embed. Loaded once. */
 export function standardFonts(): Promise<DocumentFonts> {
   standardPromise ??= (async () => {
+    const { PDFDocument, StandardFonts } = pdfLib();
     const scratch = await PDFDocument.create({ updateMetadata: false });
     const regular = await scratch.embedFont(StandardFonts.Helvetica);
     const bold = await scratch.embedFont(StandardFonts.HelveticaBold);
@@ -120,7 +121,7 @@ function isRightToLeft(codePoint: number): boolean {
  * - `createSubset` is trueTypeSubset.ts, which copies glyph bytes instead of re-encoding tables.
  */
 function parseFont(bytes: Uint8Array): Font {
-  const font = fontkit.create(bytes);
+  const font = fontkitLib().create(bytes);
   const tables = new TrueTypeTables(bytes);
   font.createSubset = (): Subset => {
     const subset = new TrueTypeSubset(tables);
@@ -191,10 +192,11 @@ export function unicodeFonts(): Promise<DocumentFonts> {
       doc.registerFontkit(sharedFontkit);
       // pdf-lib compresses the font and its ToUnicode map with pako, in JavaScript; with zlib, which
       // is native (and what the label's own content stream uses), a label takes half the time.
+      const { typedArrayFor } = pdfLib();
       doc.context.flateStream = (contents, dict = {}) => doc.context.stream(deflateSync(typedArrayFor(contents)), { ...dict, Filter: 'FlateDecode' });
       return { regular: await doc.embedFont(regularBytes, { subset: true }), bold: await doc.embedFont(boldBytes, { subset: true }) };
     };
-    const { regular, bold } = await embed(await PDFDocument.create({ updateMetadata: false }));
+    const { regular, bold } = await embed(await pdfLib().PDFDocument.create({ updateMetadata: false }));
     const boldCharacters = new Set(bold.getCharacterSet());
     const characters = new Set(regular.getCharacterSet().filter((codePoint) => boldCharacters.has(codePoint) && !isRightToLeft(codePoint)));
     return { kind: 'unicode', regular, bold, characters, embed };

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import bwipjs from 'bwip-js/node';
-import { PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import { bwipJs, pdfLib } from '../platform/lazyLibraries';
 import type { LabelSize } from '../../src-shared/schemas/carrier';
 import { cleanText, toCharacterSet, type DocumentFonts } from './documentFonts';
 import { POINTS_PER_MM, ZPL_DOTS_PER_MM, labelDimensions } from './labelSizes';
@@ -130,7 +130,7 @@ export function encodeCode128(trackingNumber: string): number[] {
   }
   let bars: number[] | undefined;
   try {
-    const [symbol] = bwipjs.raw({ bcid: 'code128', text: trackingNumber });
+    const [symbol] = bwipJs().raw({ bcid: 'code128', text: trackingNumber });
     bars = symbol && 'sbs' in symbol ? symbol.sbs : undefined;
   } catch (error) {
     throw new LabelRenderError('LABEL_BARCODE_FAILED', `Code 128 of ${trackingNumber} failed: ${String(error)}`);
@@ -146,7 +146,7 @@ export async function renderPdf(layout: Layout): Promise<Buffer> {
   const dimensions = labelDimensions[layout.size];
   const pageHeight = dimensions.heightPt;
   // No Info dictionary: producer and dates cost time on every label and nobody reads them.
-  const doc = await PDFDocument.create({ updateMetadata: false });
+  const doc = await pdfLib().PDFDocument.create({ updateMetadata: false });
   const { regular, bold } = await layout.fonts.embed(doc);
   const page = doc.addPage([dimensions.widthPt, dimensions.heightPt]);
   const fontKeys = new Map<PDFFont, string>([

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, type PDFFont } from 'pdf-lib';
+import type { PDFFont } from 'pdf-lib';
+import { pdfLib } from '../platform/lazyLibraries';
 import { cleanText, fontsFor, toCharacterSet, type DocumentFonts } from './documentFonts';
 import { ELLIPSIS, formatDate, formatWeight } from './label';
 import { QUIET_MODULES, drawBarcode, encodeCode128, num, type BarcodeItem } from './labelDrawing';
@@ -426,7 +427,7 @@ export async function writePaperPdf(
   layout: PaperLayout,
   options: { title: string; footer: string; pageLabel?: (index: number, count: number) => string },
 ): Promise<Buffer> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
+  const doc = await pdfLib().PDFDocument.create({ updateMetadata: false });
   // The Info title is UTF-16: any name shows in a viewer's document properties.
   doc.setTitle(cleanText(options.title));
   const { regular, bold } = await layout.fonts.embed(doc);

@@ -1,6 +1,7 @@
-import { PDFDocument, degrees, type PDFPage } from 'pdf-lib';
+import type { PDFPage } from 'pdf-lib';
 import type { LabelSize } from '../../src-shared/schemas/carrier';
 import { labelDimensions, mmToPoints } from '../documents/labelSizes';
+import { pdfLib } from '../platform/lazyLibraries';
 
 /**
  * A PDF label whose page is larger than the label it is printed on is cropped to the label at 100 %,
@@ -38,6 +39,7 @@ interface Box {
 /** Crops every page of `pdf` that is larger than `size` to `size`; pages that fit are kept as they are. */
 export async function cropLabelToSize(pdf: Uint8Array, size: LabelSize): Promise<CroppedLabel> {
   const label = labelDimensions[size];
+  const { PDFDocument, degrees } = pdfLib();
   const source = await PDFDocument.load(pdf, { updateMetadata: false });
   const pages = source.getPages();
   if (pages.every((page) => fits(shownSize(page), label.widthPt, label.heightPt))) return { content: pdf, cropped: false };

@@ -1,4 +1,3 @@
-import { PDFDocument } from 'pdf-lib';
 import type { z } from 'zod';
 import { documentFormats, type CarrierField, type CarrierProduct, type DocumentFormat, type LabelSize } from '../../../src-shared/schemas/carrier';
 import type {
@@ -20,6 +19,7 @@ import type {
 import { carrierAuthFailed, carrierRefused, CarrierFailure } from '../errors';
 import { gatewayUrl } from '../platform/origin';
 import { labelDimensions } from '../../documents/labelSizes';
+import { pdfLib } from '../../platform/lazyLibraries';
 import {
   karrioAuthHeader,
   karrioConnectionListSchema,
@@ -172,7 +172,7 @@ async function chosenConnection(context: CarrierCallContext, operation: string):
 /** The label's page size as the carrier made it; a page that matches none of ours is taken as the nearest. */
 async function pdfLabelSize(content: Buffer): Promise<LabelSize> {
   try {
-    const page = (await PDFDocument.load(content, { updateMetadata: false })).getPage(0).getSize();
+    const page = (await pdfLib().PDFDocument.load(content, { updateMetadata: false })).getPage(0).getSize();
     const [width, height] = [Math.min(page.width, page.height), Math.max(page.width, page.height)];
     const sizes = Object.entries(labelDimensions) as [LabelSize, (typeof labelDimensions)[LabelSize]][];
     const distance = (size: (typeof labelDimensions)[LabelSize]) => Math.abs(size.widthPt - width) + Math.abs(size.heightPt - height);

@@ -1,6 +1,6 @@
-import { PDFDocument, degrees } from 'pdf-lib';
 import type { LabelSize } from '../../../src-shared/schemas/carrier';
 import { decodeGif, encodePng, gifSize } from './gif';
+import { pdfLib } from '../../platform/lazyLibraries';
 
 /**
  * A UPS GIF label placed unscaled on a PDF page of its physical size (decisions §13). The contract
@@ -38,6 +38,7 @@ export function labelSizeOfPage(page: { width: number; height: number }): LabelS
 
 export async function gifLabelPdf(gif: Buffer): Promise<{ pdf: Buffer; size: LabelSize }> {
   const page = gifPageSize(gif);
+  const { PDFDocument, degrees } = pdfLib();
   const document = await PDFDocument.create();
   const image = await document.embedPng(encodePng(decodeGif(gif)));
   const pdfPage = document.addPage([page.width, page.height]);

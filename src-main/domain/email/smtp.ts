@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { nodemailer } from '../../platform/lazyLibraries';
 
 /** What an SMTP send needs, with the password opened (for this call only; never logged). */
 export interface SmtpConfig {
@@ -34,7 +34,7 @@ export type SendOutcome =
 
 /** Sends one e-mail over SMTP and says in plain words what went wrong, never throwing. */
 export async function sendEmail(config: SmtpConfig, email: OutgoingEmail, timeouts: SmtpTimeouts = defaultSmtpTimeouts): Promise<SendOutcome> {
-  const transport = nodemailer.createTransport({
+  const transport = nodemailer().createTransport({
     host: config.host,
     port: config.port,
     secure: config.secure,

@@ -3,12 +3,12 @@
  * printer's driver, like a printer's test label: there is no shipment document for a print job to
  * point at. A printer that does not take it is 422 PRINTER_OFFLINE with the driver's words.
  */
-import { PDFDocument } from 'pdf-lib';
 import { ApiError } from '../../../src-shared/errors';
 import type { PrinterDriver } from '../../../src-shared/schemas/printing';
 import type { AppContext } from '../../app/kernel/context';
 import { PrintError } from '../../printing/driver';
 import { printingOf } from '../../printing/services';
+import { pdfLib } from '../../platform/lazyLibraries';
 import { defaultPrinterRow, findPrinterRow } from './printers';
 
 export interface PaperPrinted {
@@ -36,7 +36,7 @@ export async function printPaperPdf(
     });
   }
   const pdf = await options.render();
-  const pageCount = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
+  const pageCount = (await pdfLib().PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
   const printedAt = app.now().toISOString();
   try {
     await printingOf(app).drivers[printer.driver as PrinterDriver].print(pdf, {
