@@ -56,6 +56,8 @@ let trackingPoller: BackgroundTask | null = null;
 let dailyPickups: BackgroundTask | null = null;
 let scheduledSync: BackgroundTask | null = null;
 let instanceLock: InstanceLock | null = null;
+/** The HTTP door and background work, started after the window is created (see start()). */
+let servicesStarted: Promise<void> = Promise.resolve();
 
 // `electron [switches] .` names the app folder before the user's arguments; the installed app does not.
 const cliArgs = cliInvocation(process.argv.slice(1), { appFolderFirst: !app.isPackaged });
@@ -124,25 +126,33 @@ async function start(): Promise<void> {
     isTrustedSender: (event) => event.senderFrame !== null && event.senderFrame === event.sender.mainFrame && isTrustedPage(event.senderFrame.url),
     logError: (operationId, error) => console.error(`IPC ${operationId} failed:`, error),
   });
-  await startHttpServer(appContext);
-  // Sends committed outbox events to webhooks in the background; the schedule survives restarts.
-  webhookDelivery = startWebhookDelivery(appContext);
-  // Issue 22: customer e-mails queued with their dispatch; the queue survives restarts.
-  customerEmails = startCustomerEmails(appContext);
-  shopWriteBack = startShopWriteBack(appContext);
-  // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
-  dailyBackups = startDailyBackups(appContext);
-  // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
-  trackingPoller = startTrackingPoller(appContext);
-  // Issue 21: books each daily pickup once per working day; the day's row is the claim, so a restart never books twice.
-  dailyPickups = startDailyPickups(appContext);
-  // Issue 22: syncs storefront channels on their interval; the due time and lease are in the database, so a restart resumes it.
-  scheduledSync = startScheduledSync(appContext);
-
+  // The window first: it talks to this process over IPC and needs neither the HTTP door for scripts
+  // nor the background work, which start right after it instead of before it (issue 23).
   mainWindow = createMainWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = createMainWindow();
   });
+  servicesStarted = startServices(appContext);
+  await servicesStarted;
+}
+
+/** The HTTP door and the background work over the opened database. */
+async function startServices(context: AppContext): Promise<void> {
+  await startHttpServer(context);
+  // Sends committed outbox events to webhooks in the background; the schedule survives restarts.
+  webhookDelivery = startWebhookDelivery(context);
+  // Issue 22: customer e-mails queued with their dispatch; the queue survives restarts.
+  customerEmails = startCustomerEmails(context);
+  // Issue 22: tells the shops what was dispatched; the outbox survives restarts.
+  shopWriteBack = startShopWriteBack(context);
+  // decisions §12: a backup a day, the newest seven kept, in the data folder's backups/.
+  dailyBackups = startDailyBackups(context);
+  // decisions §13: asks the carriers about shipments in transit; the queue is the due column, so a restart resumes it.
+  trackingPoller = startTrackingPoller(context);
+  // Issue 21: books each daily pickup once per working day; the day's row is the claim, so a restart never books twice.
+  dailyPickups = startDailyPickups(context);
+  // Issue 22: syncs storefront channels on their interval; the due time and lease are in the database, so a restart resumes it.
+  scheduledSync = startScheduledSync(context);
 }
 
 /** Quits and starts again on the demo file, or back on the real one; will-quit closes everything first. */
@@ -240,6 +250,8 @@ app.on('will-quit', (event) => {
   // Let in-flight HTTP requests finish before the database closes under them.
   event.preventDefault();
   void (async () => {
+    // A quit while the services were still starting waits for them, so each is stopped below.
+    await servicesStarted;
     try {
       await httpServer?.close();
     } catch (error) {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { ChangeOwnPasswordDialog } from '../features/auth/PasswordDialogs';
 import { signOut, transportName } from '../lib/api';
 import { useSession } from '../lib/session';
@@ -154,7 +154,8 @@ export function Shell() {
           {/* Above the screen, not over it: Pack's scan box and every form keep their place and focus. */}
           {checklist && !path.startsWith('/getting-started') && !path.startsWith('/pack') && <ChecklistStrip checklist={checklist} />}
           <main id="main" className="content" tabIndex={-1}>
-            {current ? current.render() : <p>Nothing here. Choose a screen on the left.</p>}
+            {/* Screens other than the shipments list are chunks of their own, loaded when first shown (app/lazyScreen.ts). */}
+            <Suspense fallback={null}>{current ? current.render() : <p>Nothing here. Choose a screen on the left.</p>}</Suspense>
           </main>
         </div>
       </div>

@@ -1,5 +1,7 @@
 import type { Screen } from '../../app/screens';
-import { GettingStartedScreen } from './GettingStartedScreen';
+import { lazyScreen } from '../../app/lazyScreen';
+
+const GettingStartedScreen = lazyScreen(() => import('./GettingStartedScreen'), 'GettingStartedScreen');
 
 /** Not in the navigation's lists: the shell shows its own entry while the checklist is open (Shell.tsx). */
 export const onboardingScreens: Screen[] = [{ path: '/getting-started', title: 'Getting started', render: () => <GettingStartedScreen /> }];

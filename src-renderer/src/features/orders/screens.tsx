@@ -1,6 +1,8 @@
 import type { Screen } from '../../app/screens';
-import { OrdersScreen } from './OrdersScreen';
-import { OrderDetailScreen } from './OrderDetailScreen';
+import { lazyScreen } from '../../app/lazyScreen';
+
+const OrdersScreen = lazyScreen(() => import('./OrdersScreen'), 'OrdersScreen');
+const OrderDetailScreen = lazyScreen(() => import('./OrderDetailScreen'), 'OrderDetailScreen');
 
 export const orderScreens: Screen[] = [
   { path: '/orders', title: 'Orders', nav: { label: 'Orders', section: 'Work', key: 'o' }, render: () => <OrdersScreen /> },

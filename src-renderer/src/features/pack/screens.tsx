@@ -1,5 +1,7 @@
 import type { Screen } from '../../app/screens';
-import { PackScreen } from './PackScreen';
+import { lazyScreen } from '../../app/lazyScreen';
+
+const PackScreen = lazyScreen(() => import('./PackScreen'), 'PackScreen');
 
 /** The packing station: first in the navigation, and where a packer lands after signing in. */
 export const packScreens: Screen[] = [

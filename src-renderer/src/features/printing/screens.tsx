@@ -1,5 +1,7 @@
 import type { Screen } from '../../app/screens';
-import { PrintJobsScreen } from './PrintJobsScreen';
+import { lazyScreen } from '../../app/lazyScreen';
+
+const PrintJobsScreen = lazyScreen(() => import('./PrintJobsScreen'), 'PrintJobsScreen');
 
 /** Under Work: finding a label that never printed is part of the packing day, not a setting. */
 export const printingScreens: Screen[] = [

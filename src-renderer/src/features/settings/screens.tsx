@@ -1,14 +1,16 @@
 import type { Screen } from '../../app/screens';
-import { ApiTokensScreen } from './ApiTokensScreen';
-import { CarriersScreen } from './CarriersScreen';
-import { OrderChannelsScreen } from './OrderChannelsScreen';
-import { OrganizationScreen } from './OrganizationScreen';
-import { PrintersScreen } from './PrintersScreen';
-import { SenderAddressesScreen } from './SenderAddressesScreen';
-import { ShippingRulesScreen } from './ShippingRulesScreen';
-import { TeamMembersScreen } from './TeamMembersScreen';
-import { UsageScreen } from './UsageScreen';
-import { WebhooksScreen } from './WebhooksScreen';
+import { lazyScreen } from '../../app/lazyScreen';
+
+const ApiTokensScreen = lazyScreen(() => import('./ApiTokensScreen'), 'ApiTokensScreen');
+const CarriersScreen = lazyScreen(() => import('./CarriersScreen'), 'CarriersScreen');
+const OrderChannelsScreen = lazyScreen(() => import('./OrderChannelsScreen'), 'OrderChannelsScreen');
+const OrganizationScreen = lazyScreen(() => import('./OrganizationScreen'), 'OrganizationScreen');
+const PrintersScreen = lazyScreen(() => import('./PrintersScreen'), 'PrintersScreen');
+const SenderAddressesScreen = lazyScreen(() => import('./SenderAddressesScreen'), 'SenderAddressesScreen');
+const ShippingRulesScreen = lazyScreen(() => import('./ShippingRulesScreen'), 'ShippingRulesScreen');
+const TeamMembersScreen = lazyScreen(() => import('./TeamMembersScreen'), 'TeamMembersScreen');
+const UsageScreen = lazyScreen(() => import('./UsageScreen'), 'UsageScreen');
+const WebhooksScreen = lazyScreen(() => import('./WebhooksScreen'), 'WebhooksScreen');
 
 /** In the order they are set up: an address, where orders come from, a carrier, rules, printers; then the rest. */
 export const settingsScreens: Screen[] = [

@@ -1,7 +1,10 @@
 import type { Screen } from '../../app/screens';
 import { ShipmentsScreen } from './ShipmentsScreen';
-import { ShipmentDetailScreen } from './ShipmentDetailScreen';
-import { EditShipmentScreen, NewShipmentScreen } from './form/ShipmentFormScreen';
+import { lazyScreen } from '../../app/lazyScreen';
+
+const ShipmentDetailScreen = lazyScreen(() => import('./ShipmentDetailScreen'), 'ShipmentDetailScreen');
+const EditShipmentScreen = lazyScreen(() => import('./form/ShipmentFormScreen'), 'EditShipmentScreen');
+const NewShipmentScreen = lazyScreen(() => import('./form/ShipmentFormScreen'), 'NewShipmentScreen');
 
 /** First match wins: `/shipments/new` before `/shipments/:shipmentId`. */
 export const shipmentScreens: Screen[] = [
