@@ -30,6 +30,8 @@ export interface BenchWarehouse {
   app: AppContext;
   dataDir: string;
   addOrg(name: string): Promise<BenchOrg>;
+  /** Closes the database and leaves the folder, for another process to open (the soak's server). */
+  closeDatabase(): void;
   /** Closes the database and removes the data folder; safe to call twice. */
   dispose(): void;
 }
@@ -61,15 +63,22 @@ export function openBenchWarehouse(): BenchWarehouse {
   // line): counted and reported once by whoever asks, not printed per statement.
   const app = createAppContext({ dataDir, onSlowQuery: () => void slowQueries.count++ });
   let disposed = false;
+  let closed = false;
   openWarehouses.add(dispose);
   listenForStop();
+
+  function closeDatabase(): void {
+    if (closed) return;
+    closed = true;
+    app.close();
+  }
 
   function dispose(): void {
     if (disposed) return;
     disposed = true;
     openWarehouses.delete(dispose);
     try {
-      app.close();
+      closeDatabase();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -91,5 +100,5 @@ export function openBenchWarehouse(): BenchWarehouse {
     return { orgId, token, senderAddressId: address.id, carrierId: carrier.id };
   }
 
-  return { app, dataDir, addOrg, dispose };
+  return { app, dataDir, addOrg, closeDatabase, dispose };
 }
