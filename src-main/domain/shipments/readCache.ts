@@ -12,8 +12,13 @@ import type { Db } from '../../db/types';
 import { readShipmentJson } from './repository';
 import { tablesOfTheFullRead } from './shipmentJson';
 
-/** A few thousand shipments, or fewer with labels (their PDFs travel inside the read). */
-const MAX_CHARACTERS = 16 * 1024 * 1024;
+/**
+ * About 2 400 shipments with their labels (the PDFs travel inside the read, 1.7 kB a shipment in the
+ * soak), several thousand without: far more than a packing station reopens in a day. It was 16 M
+ * characters, which a soak at 100 requests a second took 14 minutes to fill, growing the heap by
+ * 17 MB all the while (issue 23, docs/benchmarks.md "Memory").
+ */
+const MAX_CHARACTERS = 4 * 1024 * 1024;
 
 export function createShipmentReadCache(client: Database.Database, foreign: ForeignCommits): CommittedReadCache<string> {
   // Watching exactly the tables the read is built from keeps the two from drifting apart.
