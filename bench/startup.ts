@@ -9,6 +9,8 @@
  * Last, the built renderer: what the first screen loads (the entry script and the chunks the page
  * preloads) against everything built, for the desktop window and the browser alike.
  *
+ * The server runs with the Node options of package.json's `serve` script (bench/lib/serveOptions.ts).
+ *
  * Run: npx tsx bench/startup.ts [runs=7] [build=1]   (build=0 uses out/ as it is)
  * Prints figures, asserts nothing.
  */
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineLine, median, numberArg } from './lib/stats';
+import { serveNodeOptions } from './lib/serveOptions';
 
 const runs = Math.max(1, Math.round(numberArg('runs', 7)));
 const build = numberArg('build', 1) !== 0;
@@ -79,7 +82,7 @@ async function startOnce(args: string[], env: NodeJS.ProcessEnv, countModules: b
   await health.arrayBuffer();
   const healthMs = performance.now() - started;
   let pageMs: number | null = null;
-  if (args[0] === serveJs) {
+  if (args.includes(serveJs)) {
     const page = await fetch(`${url}/`);
     const html = await page.text();
     if (page.ok && html.includes('<script')) pageMs = performance.now() - started;
@@ -107,7 +110,7 @@ try {
   const real: Run[] = [];
   const floor: Run[] = [];
   for (let index = 0; index < runs; index++) {
-    const shipdesk = await startOnce([serveJs], serveEnv, false);
+    const shipdesk = await startOnce([...serveNodeOptions, serveJs], serveEnv, false);
     real.push(shipdesk);
     const bare = await startOnce([floorJs, sqliteFile], {}, false);
     floor.push(bare);
@@ -117,7 +120,7 @@ try {
         `  | floor listening ${bare.listeningMs.toFixed(0)} ms, /health ${bare.healthMs.toFixed(0)} ms, RSS ${bare.rssMb.toFixed(0)} MB`,
     );
   }
-  const counted = await startOnce([serveJs], serveEnv, true);
+  const counted = await startOnce([...serveNodeOptions, serveJs], serveEnv, true);
   const countedFloor = await startOnce([floorJs, sqliteFile], {}, true);
 
   const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;

@@ -50,6 +50,13 @@ setInterval(() => {
   if (process.ppid !== parent) process.emit('SIGTERM', 'SIGTERM');
 }, 500).unref();
 
+/** The Node options of package.json's `serve` script (`node <options> out/main/serve.js`), so both starts run the server alike. */
+function serveNodeOptions() {
+  const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+  const match = /\bnode((?:\s+--\S+)*)\s+out\/main\/serve\.js/.exec(scripts.serve ?? '');
+  return match?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
 const electron = installedElectron();
 let code;
 if (electron) {
@@ -60,6 +67,6 @@ if (electron) {
   // What `npm run serve` does, with the server as our own child: a shell between the two would not
   // pass SIGTERM on, and the server would outlive this script.
   code = await run('npm', ['run', 'build', '--', '--logLevel', 'warn']);
-  if (code === 0) code = await run(process.execPath, ['out/main/serve.js', ...process.argv.slice(2)]);
+  if (code === 0) code = await run(process.execPath, [...serveNodeOptions(), 'out/main/serve.js', ...process.argv.slice(2)]);
 }
 process.exit(code);
