@@ -745,9 +745,8 @@ export const shipmentHourCounts = sqliteTable(
  * What the lists' `search` finds (issue 20), one row per source: a shipment's own (reference, order
  * number, tracking number), each receiver's (name, e-mail, postal code), each numbered parcel's
  * (tracking and parcel number). Kept by triggers (migration 0011) so no write path can forget it;
- * `id` is the rowid in the FTS5 trigram index `shipment_search_fts` (hand-written in the migration,
- * external content). A row per source means a create only adds rows, which the index takes
- * without the flush a rewrite of a row written in the same transaction costs.
+ * the rows of a shipment are joined into its search document (`shipment_search_docs`, 0016), which
+ * the trigram index holds.
  */
 export const shipmentSearch = sqliteTable(
   'shipment_search',
@@ -763,7 +762,7 @@ export const shipmentSearch = sqliteTable(
   (t) => [uniqueIndex('shipment_search_source').on(t.source, t.sourceId), index('shipment_search_shipment').on(t.shipmentId)],
 );
 
-/** The same for orders: the order's own (number, customer name and e-mail) and each line's SKU (`order_search_fts`). */
+/** The same for orders: the order's own (number, customer name and e-mail) and each line's SKU (into `order_search_docs`). */
 export const orderSearch = sqliteTable(
   'order_search',
   {
@@ -776,6 +775,39 @@ export const orderSearch = sqliteTable(
   },
   (t) => [uniqueIndex('order_search_source').on(t.source, t.sourceId), index('order_search_order').on(t.orderId)],
 );
+
+/**
+ * Issue 23: every organization that has search text, numbered. The number is the high bits of its
+ * search documents' ids (key << 48), so one organization's documents are one id range and a search counts its
+ * matches in the trigram index without reading a row. `*_unordered` is set in the (never seen) case
+ * that a document could not be placed in the list's order (search.ts then reads pages another way).
+ */
+export const searchOrgKeys = sqliteTable('search_org_keys', {
+  key: integer('key').primaryKey(),
+  orgId: text('org_id').notNull().unique(),
+  shipmentsUnordered: integer('shipments_unordered').notNull().default(0),
+  ordersUnordered: integer('orders_unordered').notNull().default(0),
+});
+
+/**
+ * Issue 23: all of a shipment's search text in one row, its sources' bodies joined by a line break,
+ * indexed by the FTS5 trigram index `shipment_search_docs_fts` (external content, rowid = id). A match
+ * is then a shipment, counted without a join, and `id` rises in the list's creation order within
+ * the organization's range, so the index hands out a page in the list's order. Kept by triggers from
+ * `shipment_search` (migration 0016).
+ */
+export const shipmentSearchDocs = sqliteTable('shipment_search_docs', {
+  id: integer('id').primaryKey(),
+  shipmentId: text('shipment_id').notNull().unique(),
+  body: text('body').notNull(),
+});
+
+/** The same for orders, from `order_search` (`order_search_docs_fts`). */
+export const orderSearchDocs = sqliteTable('order_search_docs', {
+  id: integer('id').primaryKey(),
+  orderId: text('order_id').notNull().unique(),
+  body: text('body').notNull(),
+});
 
 /**
  * Collections booked with a carrier (issue 21). `status`: booked (the carrier confirmed, or `local`

@@ -33,9 +33,15 @@ export function migrationHashes(migrationsFolder: string): Record<string, string
   );
 }
 
+/**
+ * The data tables' columns. Full-text indexes (virtual tables and their shadow tables) are left out:
+ * they hold no data of their own (external content) and may be rebuilt or replaced like any index.
+ */
 export function readColumns(client: Database.Database): SchemaSnapshot['tables'] {
   const tables = client
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name")
+    .prepare(
+      "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
+    )
     .all() as { name: string }[];
   return Object.fromEntries(
     tables.map(({ name }) => {

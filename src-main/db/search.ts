@@ -39,39 +39,98 @@ export function casefold(value: string): string {
 }
 
 /**
- * The trigger-kept search tables of migration 0011: a row of text per source (a shipment, its
- * receiver, a numbered parcel; an order, a line), and a trigram FTS5 index over it (external
- * content, rowid = the search row's id).
+ * The trigger-kept search documents of migration 0016: one per shipment (order) with the text of all
+ * its sources, in a trigram FTS5 index (external content, rowid = the document's id). An
+ * organization's documents are the id range of its key in `search_org_keys`, numbered in the list's
+ * creation order, so the index alone counts a term's matches and hands out a page newest first.
  */
-const searchTables = {
-  shipment: { table: sql.identifier('shipment_search'), index: sql.identifier('shipment_search_fts'), key: sql.identifier('shipment_id') },
-  order: { table: sql.identifier('order_search'), index: sql.identifier('order_search_fts'), key: sql.identifier('order_id') },
+const searchDocs = {
+  shipment: {
+    docs: sql.identifier('shipment_search_docs'),
+    index: sql.identifier('shipment_search_docs_fts'),
+    key: sql.identifier('shipment_id'),
+    unordered: sql.identifier('shipments_unordered'),
+  },
+  order: {
+    docs: sql.identifier('order_search_docs'),
+    index: sql.identifier('order_search_docs_fts'),
+    key: sql.identifier('order_id'),
+    unordered: sql.identifier('orders_unordered'),
+  },
 };
 
 /** Up to this many matches are handed to the list as ids, so it reads and sorts just them. */
 export const FEW_MATCHES = 5000;
 
-export type TextMatches = { few: true; ids: string[] } | { few: false; subquery: SQL };
+/**
+ * A search alone with up to this many matches reads them all (oldest first, in the list's order);
+ * with more, it counts them in the index and reads one page. Each match read costs a document read,
+ * a count costs none: past a few hundred, counting is cheaper.
+ */
+export const FEW_TO_READ = 500;
+
+export interface TextMatches {
+  /** Their ids when there are at most `most` (FEW_MATCHES), else undefined; oldest first when `page` is there. */
+  few(most?: number): string[] | undefined;
+  /** Their ids as a subquery, for a list that filters on more than the search. */
+  subquery: SQL;
+  /** How many of the organization's shipments (orders) match. */
+  total(): number;
+  /** A page of them in creation order, newest or oldest first, from the index alone; absent when the documents are not in that order. */
+  page?: (limit: number, offset: number, newestFirst: boolean) => string[];
+}
 
 /**
- * The shipments or orders whose searchable text contains `search`, ignoring case. Three characters
- * or more are looked up in the trigram index (a phrase there is a substring); shorter ones, which
- * have no trigram, are a scan of the search table's text, found in the list's order all the same.
- * Few matches come back as their ids; many as a subquery for the list to walk its index against.
+ * The organization's shipments or orders whose searchable text contains `search`, ignoring case.
+ * Three characters or more are looked up in the trigram index (a phrase there is a substring);
+ * shorter ones, which have no trigram, are a scan of the organization's documents, in their order
+ * all the same. Nothing is read until the list asks: a search alone is counted and paged in the
+ * index; combined with other filters, its few ids or its subquery join them.
  */
-export function textMatches(db: ReadDb, kind: keyof typeof searchTables, search: string): TextMatches {
-  const { table, index, key } = searchTables[kind];
+export function textMatches(db: ReadDb, kind: keyof typeof searchDocs, orgId: string, search: string): TextMatches {
+  const { docs, index, key, unordered } = searchDocs[kind];
+  const org = db.get<{ key: number; unordered: number } | undefined>(sql`SELECT key, ${unordered} AS unordered FROM search_org_keys WHERE org_id = ${orgId}`);
+  // An organization that never had a shipment (order) has no key: nothing matches.
   const text = search.normalize('NFC');
-  // The text is indexed as it was written: "å" typed as one letter or as "a" and a combining ring
-  // (as some shops send it) are different trigrams, so both spellings are looked for.
-  const phrase = (form: string) => `"${form.replace(/"/g, '""')}"`;
-  const spellings = [...new Set([text, text.normalize('NFD')])].map(phrase).join(' OR ');
-  const subquery =
-    [...text].length >= 3
-      ? sql`SELECT DISTINCT ${key} FROM ${table} WHERE id IN (SELECT rowid FROM ${index} WHERE ${index} MATCH ${spellings})`
-      : sql`SELECT DISTINCT ${key} FROM ${table} WHERE ${containsName(sql.identifier('body'), text)}`;
-  const ids = db.all<{ id: string }>(sql`SELECT ${key} AS id FROM (${subquery}) LIMIT ${FEW_MATCHES + 1}`).map((row) => row.id);
-  return ids.length <= FEW_MATCHES ? { few: true, ids } : { few: false, subquery };
+  // The organization's documents: the id range of its key (2^48 ids each).
+  const range = (column: SQL) => (org ? sql`${column} BETWEEN ${org.key} << 48 AND ((${org.key} + 1) << 48) - 1` : sql`0`);
+  let from: SQL;
+  let counted: SQL;
+  let rowid: SQL;
+  if ([...text].length >= 3) {
+    // The text is indexed as it was written: "å" typed as one letter or as "a" and a combining ring
+    // (as some shops send it) are different trigrams, so both spellings are looked for.
+    const phrase = (form: string) => `"${form.replace(/"/g, '""')}"`;
+    const spellings = [...new Set([text, text.normalize('NFD')])].map(phrase).join(' OR ');
+    const matching = sql`${index} MATCH ${spellings} AND ${range(sql`${index}.rowid`)}`;
+    // CROSS JOIN: the index drives, in its rowid order, and each match reads its document by id.
+    from = sql`${index} CROSS JOIN ${docs} d ON d.id = ${index}.rowid WHERE ${matching}`;
+    // Counted in the index alone: the documents are not read.
+    counted = sql`${index} WHERE ${matching}`;
+    rowid = sql`${index}.rowid`;
+  } else {
+    from = sql`${docs} d WHERE ${range(sql`d.id`)} AND ${containsName(sql`d.body`, text)}`;
+    counted = from;
+    rowid = sql`d.id`;
+  }
+  return {
+    few: (most = FEW_MATCHES) => {
+      const ids = db.all<{ id: string }>(sql`SELECT d.${key} AS id FROM ${from} ORDER BY ${rowid} LIMIT ${most + 1}`).map((row) => row.id);
+      return ids.length <= most ? ids : undefined;
+    },
+    subquery: sql`SELECT d.${key} FROM ${from}`,
+    total: () => db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${counted}`)?.n ?? 0,
+    ...(org?.unordered
+      ? {}
+      : {
+          page: (limit: number, offset: number, newestFirst: boolean) =>
+            db
+              .all<{ id: string }>(
+                sql`SELECT d.${key} AS id FROM ${from} ORDER BY ${rowid} ${newestFirst ? sql`DESC` : sql`ASC`} LIMIT ${limit} OFFSET ${offset}`,
+              )
+              .map((row) => row.id),
+        }),
+  };
 }
 
 /**

@@ -24,7 +24,7 @@ import { newId } from '../../db/ids';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import { inIds, textMatches } from '../../db/search';
+import { FEW_TO_READ, inIds, textMatches } from '../../db/search';
 import type { AppContext } from '../../app/kernel/context';
 import { emitEvent } from '../events';
 import { findOrderChannelRow } from '../orderChannels/orderChannels';
@@ -371,36 +371,57 @@ export function createOrder(app: AppContext, orgId: string, input: OrderCreateIn
 
 /** Interface §2.10 summaries, newest first; filters status, channel, dates and a search over number, customer and SKUs. */
 export function listOrders(app: AppContext, orgId: string, query: OrderListQuery): Page<OrderSummary> {
-  const matches = query.search ? textMatches(app.db, 'order', query.search) : undefined;
-  // With an exact order number or few matches of a search, `+org_id` keeps SQLite off the
-  // organization's indexes (it would walk every order of the organization): the (channel, number)
-  // index, or the matches' ids, find the orders, which are then sorted.
-  const fewRows = query.orderNumber !== undefined || matches?.few === true;
-  const filters: (SQL | undefined)[] = [fewRows ? sql`+${orders.orgId} = ${orgId}` : eq(orders.orgId, orgId)];
+  const filters: SQL[] = [];
   if (query.status) filters.push(eq(orders.status, query.status));
   if (query.orderChannelId) filters.push(eq(orders.orderChannelId, query.orderChannelId));
   if (query.createdFrom) filters.push(gte(orders.createdAt, query.createdFrom));
   if (query.createdTo) filters.push(lte(orders.createdAt, query.createdTo));
-  if (matches) filters.push(matches.few ? inIds(orders.id, matches.ids) : sql`${orders.id} IN (${matches.subquery})`);
   if (query.orderNumber) {
     const channelsOfOrg = app.db.select({ id: orderChannels.id }).from(orderChannels).where(eq(orderChannels.orgId, orgId));
     filters.push(eq(orders.orderNumber, query.orderNumber), inArray(orders.orderChannelId, channelsOfOrg));
   }
+  const search = query.search ? textMatches(app.db, 'order', orgId, query.search) : undefined;
+  // A search alone: the trigram index counts its matches and hands out the page, newest first.
+  const bySearch = search?.page && !filters.length ? search : undefined;
+  const fewIds = search && !bySearch ? search.few() : undefined;
+  if (search && !bySearch) filters.push(fewIds ? inIds(orders.id, fewIds) : sql`${orders.id} IN (${search.subquery})`);
+  // With an exact order number or few matches of a search, `+org_id` keeps SQLite off the
+  // organization's indexes (it would walk every order of the organization): the (channel, number)
+  // index, or the matches' ids, find the orders, which are then sorted.
+  const fewRows = query.orderNumber !== undefined || fewIds !== undefined;
+  filters.unshift(fewRows ? sql`+${orders.orgId} = ${orgId}` : eq(orders.orgId, orgId));
   const where = and(...filters);
-  const total = app.db.select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
-  return paginate(query, total, (limit, offset) =>
+  // A search alone with few matches: they come oldest first from the index, in the list's order.
+  const searchIds = bySearch?.few(FEW_TO_READ)?.reverse();
+  const total = searchIds ? searchIds.length : bySearch ? bySearch.total() : (app.db.select({ n: count() }).from(orders).where(where).get()?.n ?? 0);
+  const summaries = (where: SQL | undefined) =>
     app.db
       .select({ order: orders, channel: { id: orderChannels.id, name: orderChannels.name, type: orderChannels.type } })
       .from(orders)
       .innerJoin(orderChannels, eq(orderChannels.id, orders.orderChannelId))
-      .where(where)
-      // `+column`: sort the few matches instead of walking every order in this order.
-      .orderBy(...(!fewRows ? [desc(orders.createdAt), desc(orders.id)] : [desc(sql`+${orders.createdAt}`), desc(sql`+${orders.id}`)]))
-      .limit(limit)
-      .offset(offset)
-      .all()
-      .map(({ order, channel }) => toOrderSummary(order, { ...channel, type: channel.type as OrderChannelType })),
-  );
+      .where(where);
+  const toSummary = ({ order, channel }: ReturnType<ReturnType<typeof summaries>['all']>[number]) =>
+    toOrderSummary(order, { ...channel, type: channel.type as OrderChannelType });
+  return paginate(query, total, (limit, offset) => {
+    if (bySearch?.page) {
+      const ids = searchIds ? searchIds.slice(offset, offset + limit) : bySearch.page(limit, offset, true);
+      const rows = new Map(
+        summaries(and(sql`+${orders.orgId} = ${orgId}`, inIds(orders.id, ids)))
+          .all()
+          .map((row) => [row.order.id, row]),
+      );
+      return ids.map((id) => toSummary(rows.get(id) as NonNullable<ReturnType<typeof rows.get>>));
+    }
+    return (
+      summaries(where)
+        // `+column`: sort the few matches instead of walking every order in this order.
+        .orderBy(...(!fewRows ? [desc(orders.createdAt), desc(orders.id)] : [desc(sql`+${orders.createdAt}`), desc(sql`+${orders.id}`)]))
+        .limit(limit)
+        .offset(offset)
+        .all()
+        .map(toSummary)
+    );
+  });
 }
 
 export function getOrder(app: AppContext, orgId: string, orderId: string): OrderDetail {

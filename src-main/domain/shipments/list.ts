@@ -7,7 +7,7 @@ import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
 import { prepared } from '../../db/prepared';
-import { inIds, textMatches } from '../../db/search';
+import { FEW_TO_READ, inIds, textMatches } from '../../db/search';
 import { toSenderAddress } from '../senderAddresses/senderAddresses';
 import { carrierSettingsOf } from './repository';
 
@@ -19,16 +19,6 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
   const idSets: string[][] = [];
   const filters: SQL[] = [];
   if (query.code) idSets.push(carriesCode(app.db, orgId, query.code));
-  if (query.search) {
-    const matches = textMatches(app.db, 'shipment', query.search);
-    if (matches.few) idSets.push(matches.ids);
-    else filters.push(sql`${shipments.id} IN (${matches.subquery})`);
-  }
-  for (const ids of idSets) filters.push(inIds(shipments.id, ids));
-  // With few ids, `+org_id` keeps SQLite off the organization's indexes, whose order it would
-  // otherwise walk, reading every shipment of the organization, to find them (no ANALYZE statistics
-  // tell it how many that is): it reads just them, then sorts.
-  filters.unshift(idSets.length ? sql`+${shipments.orgId} = ${orgId}` : eq(shipments.orgId, orgId));
   if (query.status) filters.push(eq(shipments.status, query.status));
   if (query.orderId) filters.push(eq(shipments.orderId, query.orderId));
   if (query.reference) filters.push(eq(shipments.reference, query.reference));
@@ -43,18 +33,38 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
   }
   // On the (org, tracking status, created) index; a shipment never booked has no tracking status.
   if (query.trackingStatus) filters.push(inArray(shipments.trackingStatus, query.trackingStatus));
+  const inCreationOrder = query.sort === '-createdAt' || query.sort === 'createdAt';
+  const search = query.search ? textMatches(app.db, 'shipment', orgId, query.search) : undefined;
+  // A search alone, in creation order: the trigram index counts its matches and hands out the page.
+  const bySearch = search?.page && !filters.length && !idSets.length && inCreationOrder ? search : undefined;
+  if (search && !bySearch) {
+    const few = search.few();
+    if (few) idSets.push(few);
+    else filters.push(sql`${shipments.id} IN (${search.subquery})`);
+  }
+  for (const ids of idSets) filters.push(inIds(shipments.id, ids));
+  // With few ids, `+org_id` keeps SQLite off the organization's indexes, whose order it would
+  // otherwise walk, reading every shipment of the organization, to find them (no ANALYZE statistics
+  // tell it how many that is): it reads just them, then sorts.
+  filters.unshift(idSets.length ? sql`+${shipments.orgId} = ${orgId}` : eq(shipments.orgId, orgId));
   const where = and(...filters);
   const order = sql.join(sortOrder(query.sort), sql`, `);
   // Few ids (at most FEW_MATCHES): each is read once, for the count and the page both, and sorted.
-  const fewIds = idSets.length ? app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).all() : undefined;
-  const onlyStatus = filters.length === (query.status ? 2 : 1) && !idSets.length;
+  // A search alone with few matches: they come oldest first from the index, in the list's order already.
+  const searchIds = bySearch?.few(FEW_TO_READ);
+  const fewIds = idSets.length
+    ? app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).all()
+    : searchIds && (query.sort === '-createdAt' ? searchIds.reverse() : searchIds).map((id) => ({ id }));
+  const onlyStatus = filters.length === (query.status ? 2 : 1) && !idSets.length && !bySearch;
   // The whole organization in creation order: a deep page seeks through the hour counts.
-  const byCreation = filters.length === 1 && !idSets.length && (query.sort === '-createdAt' || query.sort === 'createdAt');
+  const byCreation = filters.length === 1 && !idSets.length && inCreationOrder && !bySearch;
   const total = fewIds
     ? fewIds.length
-    : onlyStatus
-      ? countedShipments(app.db, orgId, query.status)
-      : (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0);
+    : bySearch
+      ? bySearch.total()
+      : onlyStatus
+        ? countedShipments(app.db, orgId, query.status)
+        : (app.db.select({ n: count() }).from(shipments).where(where).get()?.n ?? 0);
   return paginate(query, total, (limit, offset) => {
     // The page's ids first: skipping `offset` rows then walks an index only (for the default order
     // and the status filter, a covering one), not every skipped row and its sender address.
@@ -63,13 +73,15 @@ export function listShipments(app: AppContext, orgId: string, query: ShipmentLis
     const ids = (
       fewIds
         ? fewIds.slice(offset, offset + limit)
-        : byCreation && offset >= DEEP_OFFSET
-          ? deepPageIds(app.db, orgId, query.sort === '-createdAt', total, offset, limit)
-          : query.reference !== undefined
-            ? app.db.all<{ id: string }>(
-                sql`SELECT ${shipments.id} FROM ${shipments} INDEXED BY shipments_org_reference WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-              )
-            : app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).limit(limit).offset(offset).all()
+        : bySearch?.page
+          ? bySearch.page(limit, offset, query.sort === '-createdAt').map((id) => ({ id }))
+          : byCreation && offset >= DEEP_OFFSET
+            ? deepPageIds(app.db, orgId, query.sort === '-createdAt', total, offset, limit)
+            : query.reference !== undefined
+              ? app.db.all<{ id: string }>(
+                  sql`SELECT ${shipments.id} FROM ${shipments} INDEXED BY shipments_org_reference WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+                )
+              : app.db.select({ id: shipments.id }).from(shipments).where(where).orderBy(order).limit(limit).offset(offset).all()
     ).map((row) => row.id);
     if (!ids.length) return [];
     const rows = new Map(
