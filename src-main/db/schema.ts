@@ -802,6 +802,16 @@ export const shipmentSearchDocs = sqliteTable('shipment_search_docs', {
   body: text('body').notNull(),
 });
 
+/**
+ * While a row is here, the search triggers leave the documents alone: a create writes its shipments'
+ * rows and then their documents once (search.ts `writeSearchDocsAfter`), instead of writing each
+ * document with its first row and rewriting it with every later one. Only ever filled inside a
+ * transaction, which empties it again.
+ */
+export const searchDocDeferrals = sqliteTable('search_doc_deferrals', {
+  id: integer('id').primaryKey(),
+});
+
 /** The same for orders, from `order_search` (`order_search_docs_fts`). */
 export const orderSearchDocs = sqliteTable('order_search_docs', {
   id: integer('id').primaryKey(),

@@ -1,5 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { ReadDb } from './tx';
+import type { ReadDb, WriteTx } from './tx';
 
 /**
  * "Contains" for list searches, ignoring case. SQLite's LIKE folds ASCII letters only, which is
@@ -46,12 +46,14 @@ export function casefold(value: string): string {
  */
 const searchDocs = {
   shipment: {
+    writes: sql.identifier('shipment_search_doc_writes'),
     docs: sql.identifier('shipment_search_docs'),
     index: sql.identifier('shipment_search_docs_fts'),
     key: sql.identifier('shipment_id'),
     unordered: sql.identifier('shipments_unordered'),
   },
   order: {
+    writes: sql.identifier('order_search_doc_writes'),
     docs: sql.identifier('order_search_docs'),
     index: sql.identifier('order_search_docs_fts'),
     key: sql.identifier('order_id'),
@@ -139,4 +141,24 @@ export function textMatches(db: ReadDb, kind: keyof typeof searchDocs, orgId: st
  */
 export function inIds(column: SQLWrapper, ids: readonly string[]): SQL {
   return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+}
+
+/**
+ * Runs `write`, which writes the rows of new shipments (orders) `ids`, with the search documents
+ * left alone, then writes each one's document once (migration 0016's rule, through its view). Left
+ * to the triggers, a create writes the document with the shipment's row and rewrites it with its
+ * receiver's, and FTS5 flushes its pending index data in the middle of the transaction to do so.
+ * In the caller's transaction; only the new rows' own triggers may run inside `write`.
+ */
+export function withSearchDocsDeferred<T>(tx: WriteTx, kind: keyof typeof searchDocs, ids: readonly string[], write: () => T): T {
+  const { writes, key } = searchDocs[kind];
+  tx.run(sql`INSERT OR IGNORE INTO search_doc_deferrals (id) VALUES (1)`);
+  let written: T;
+  try {
+    written = write();
+  } finally {
+    tx.run(sql`DELETE FROM search_doc_deferrals`);
+  }
+  tx.run(sql`INSERT INTO ${writes} (${key}) SELECT value FROM json_each(${JSON.stringify(ids)})`);
+  return written;
 }

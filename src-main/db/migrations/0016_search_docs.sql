@@ -5,6 +5,10 @@ CREATE TABLE `order_search_docs` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `order_search_docs_order_id_unique` ON `order_search_docs` (`order_id`);--> statement-breakpoint
+CREATE TABLE `search_doc_deferrals` (
+	`id` integer PRIMARY KEY NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `search_org_keys` (
 	`key` integer PRIMARY KEY NOT NULL,
 	`org_id` text NOT NULL,
@@ -26,6 +30,8 @@ CREATE UNIQUE INDEX `shipment_search_docs_shipment_id_unique` ON `shipment_searc
 -- so a match is a shipment, counted without a join. A document's id is its organization's key << 48
 -- plus a number that rises in the list's creation order (created_at, id), so one organization's
 -- documents are one rowid range of the index and the index hands out a page newest first.
+-- A writer that holds a row in search_doc_deferrals writes its documents itself, once, after its
+-- rows (a create: its receiver and parcels would otherwise rewrite the document it has just written).
 -- Shipments: the old per-source index goes; a document per shipment takes its place.
 DROP TRIGGER `shipment_search_fts_insert`;
 --> statement-breakpoint
@@ -109,11 +115,13 @@ CREATE TRIGGER `shipment_search_doc_write` INSTEAD OF INSERT ON `shipment_search
   );
 END;
 --> statement-breakpoint
-CREATE TRIGGER `shipment_search_doc_source_insert` AFTER INSERT ON `shipment_search` BEGIN
+CREATE TRIGGER `shipment_search_doc_source_insert` AFTER INSERT ON `shipment_search`
+WHEN NOT EXISTS (SELECT 1 FROM `search_doc_deferrals`) BEGIN
   INSERT INTO `shipment_search_doc_writes` (`shipment_id`) VALUES (NEW.`shipment_id`);
 END;
 --> statement-breakpoint
-CREATE TRIGGER `shipment_search_doc_source_delete` AFTER DELETE ON `shipment_search` BEGIN
+CREATE TRIGGER `shipment_search_doc_source_delete` AFTER DELETE ON `shipment_search`
+WHEN NOT EXISTS (SELECT 1 FROM `search_doc_deferrals`) BEGIN
   INSERT INTO `shipment_search_doc_writes` (`shipment_id`) VALUES (OLD.`shipment_id`);
 END;
 --> statement-breakpoint
@@ -206,11 +214,13 @@ CREATE TRIGGER `order_search_doc_write` INSTEAD OF INSERT ON `order_search_doc_w
   );
 END;
 --> statement-breakpoint
-CREATE TRIGGER `order_search_doc_source_insert` AFTER INSERT ON `order_search` BEGIN
+CREATE TRIGGER `order_search_doc_source_insert` AFTER INSERT ON `order_search`
+WHEN NOT EXISTS (SELECT 1 FROM `search_doc_deferrals`) BEGIN
   INSERT INTO `order_search_doc_writes` (`order_id`) VALUES (NEW.`order_id`);
 END;
 --> statement-breakpoint
-CREATE TRIGGER `order_search_doc_source_delete` AFTER DELETE ON `order_search` BEGIN
+CREATE TRIGGER `order_search_doc_source_delete` AFTER DELETE ON `order_search`
+WHEN NOT EXISTS (SELECT 1 FROM `search_doc_deferrals`) BEGIN
   INSERT INTO `order_search_doc_writes` (`order_id`) VALUES (OLD.`order_id`);
 END;
 --> statement-breakpoint

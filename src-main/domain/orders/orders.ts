@@ -24,7 +24,7 @@ import { newId } from '../../db/ids';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
-import { FEW_TO_READ, inIds, textMatches } from '../../db/search';
+import { FEW_TO_READ, inIds, textMatches, withSearchDocsDeferred } from '../../db/search';
 import type { AppContext } from '../../app/kernel/context';
 import { emitEvent } from '../events';
 import { findOrderChannelRow } from '../orderChannels/orderChannels';
@@ -355,8 +355,11 @@ export function insertOrder(tx: WriteTx, now: Date, orgId: string, input: OrderC
     createdAt: at,
     updatedAt: at,
   };
-  insertRows(tx, orders, [row]);
-  insertOrderLines(tx, row.id, input.orderLines, lineCurrency(null, row.currency, orgCurrency(tx, orgId)));
+  // The order's search document is written once, after its lines.
+  withSearchDocsDeferred(tx, 'order', [row.id], () => {
+    insertRows(tx, orders, [row]);
+    insertOrderLines(tx, row.id, input.orderLines, lineCurrency(null, row.currency, orgCurrency(tx, orgId)));
+  });
   const detail = toOrderDetail(tx, row);
   emitEvent(tx, now, orgId, 'order.created', detail);
   return detail;

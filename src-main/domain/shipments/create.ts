@@ -10,6 +10,7 @@ import { newId } from '../../db/ids';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
+import { withSearchDocsDeferred } from '../../db/search';
 import type { AppContext } from '../../app/kernel/context';
 import type { JsonText } from '../../app/kernel/jsonText';
 import type { BookingParty } from '../../carriers/adapter';
@@ -163,6 +164,16 @@ function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readon
   const at = now.toISOString();
   const generated = nextReferences(tx, orgId, drafts.filter((draft) => draft.reference === undefined).length);
   const ids = drafts.map(() => newId('shipment'));
+  // The new shipments' search documents are written once, after their receivers and parcels.
+  withSearchDocsDeferred(tx, 'shipment', ids, () => writeNewRows(tx, at, orgId, drafts, ids, generated));
+  fill?.(ids);
+  const withOrder = ids.filter((_, i) => drafts[i]?.orderId);
+  if (withOrder.length) linkLinesToOrders(tx, withOrder);
+  return ids;
+}
+
+/** The shipments' rows, their parties and parcels. */
+function writeNewRows(tx: WriteTx, at: string, orgId: string, drafts: readonly ShipmentDraft[], ids: readonly string[], generated: string[]): void {
   insertRows(
     tx,
     shipments,
@@ -199,10 +210,6 @@ function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readon
     tx,
     drafts.map((draft, i) => ({ shipmentId: ids[i] as string, parcels: draft.parcels })),
   );
-  fill?.(ids);
-  const withOrder = ids.filter((_, i) => drafts[i]?.orderId);
-  if (withOrder.length) linkLinesToOrders(tx, withOrder);
-  return ids;
 }
 
 export function insertShipment(tx: WriteTx, now: Date, orgId: string, draft: ShipmentDraft, fill?: (shipmentIds: string[]) => void): Shipment {

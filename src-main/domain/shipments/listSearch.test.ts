@@ -89,6 +89,10 @@ describe('shipments search', () => {
     const page = await list({ search: 'find-ref', limit: 3 });
     expect(page.total).toBe(4);
     expect(page.data).toHaveLength(3);
+    // Newest first, as the list is, read from the search index.
+    expect(page.data.map((item) => item.reference)).toEqual(['FIND-REF-0004', 'FIND-REF-0003', 'FIND-REF-0002']);
+    // A create writes its document once, after its rows, and leaves the triggers on for other writers.
+    expect(t.app.db.$client.prepare('SELECT count(*) AS n FROM search_doc_deferrals').get()).toEqual({ n: 0 });
   });
 
   it('finds a shipment after its receiver, reference or order number change, and after a split', async () => {
