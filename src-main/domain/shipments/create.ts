@@ -12,7 +12,7 @@ import type { Db } from '../../db/types';
 import { insertRows, prepared } from '../../db/prepared';
 import { withSearchDocsDeferred } from '../../db/search';
 import type { AppContext } from '../../app/kernel/context';
-import type { JsonText } from '../../app/kernel/jsonText';
+import { JsonText } from '../../app/kernel/jsonText';
 import type { BookingParty } from '../../carriers/adapter';
 import { findCarrierRow } from '../carriers/carriers';
 import { findSenderAddressRow, type SenderAddressRow } from '../senderAddresses/senderAddresses';
@@ -24,6 +24,7 @@ import { recomputeOrder } from '../orders/orderStatus';
 import { withinOrderAllowance } from '../orders/placement';
 import { findShippableOrderRow, receiverFromOrder } from './fromOrder';
 import { insertParcelsOf, parcelDraftsFromInput, partyRows, readShipmentsJson, recordActivities, type ActivityAction, type ParcelDraft } from './repository';
+import { newShipmentJson, type WrittenShipment } from './newShipmentJson';
 
 export interface CarrierChoice {
   carrierId: string;
@@ -136,80 +137,101 @@ export function insertShipmentsJson(
   fill?: (shipmentIds: string[]) => void,
 ): JsonText<Shipment>[] {
   if (!drafts.length) return [];
-  // What the new shipments (and a split's `fill`) place of an order stays within what it has left.
-  const ids = withinOrderAllowance(
-    tx,
-    drafts.map((draft) => draft.orderId),
-    () => writeShipmentRows(tx, now, orgId, drafts, fill),
-  );
-  recordActivities(
-    tx,
-    now,
-    drafts.flatMap((draft, i) => [
-      { shipmentId: ids[i] as string, action: 'created' as const, description: `Shipment created with status ${draft.status}` },
-      ...(draft.activities ?? []).map((activity) => ({ shipmentId: ids[i] as string, ...activity })),
-    ]),
-  );
-  // The answer and the event's data are the same text a GET of the shipment sends.
-  const created = readShipmentsJson(tx, orgId, ids);
+  const written = writeNewShipments(tx, now, orgId, drafts, fill);
+  // The answer and the event's data are the same text a GET of the shipment sends: built from the
+  // rows just written (newShipmentJson.ts), or read back when a `fill` moved rows in or the builder
+  // cannot be sure of SQLite's text.
+  const built = fill ? [] : written.map((shipment) => newShipmentJson(tx, shipment));
+  const toRead = written.filter((_, i) => built[i] === undefined).map((shipment) => shipment.row.id as string);
+  const read = new Map(readShipmentsJson(tx, orgId, toRead).map((json, i) => [toRead[i] as string, json]));
+  const created = written.map((shipment, i) => {
+    const text = built[i];
+    return text === undefined ? (read.get(shipment.row.id as string) as JsonText<Shipment>) : new JsonText<Shipment>(text);
+  });
   emitEvents(tx, now, orgId, 'shipment.created', created);
   // After the shipments' own events: webhooks hear of a change before of what it did to its order.
   for (const orderId of new Set(drafts.map((draft) => draft.orderId))) recomputeOrder(tx, now, orderId);
   return created;
 }
 
-/** The rows of new shipments, their parcels and lines, tied to their orders' lines; their ids. */
-function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readonly ShipmentDraft[], fill?: (shipmentIds: string[]) => void): string[] {
+/**
+ * The rows of new shipments with everything that goes with them but the event — plan usage,
+ * references, parties, parcels and lines tied to their orders' lines, the `created` activity — in
+ * the order of `drafts`, as they were written.
+ */
+export function writeNewShipments(
+  tx: WriteTx,
+  now: Date,
+  orgId: string,
+  drafts: readonly ShipmentDraft[],
+  fill?: (shipmentIds: string[]) => void,
+): WrittenShipment[] {
+  // What the new shipments (and a split's `fill`) place of an order stays within what it has left.
+  const written = withinOrderAllowance(
+    tx,
+    drafts.map((draft) => draft.orderId),
+    () => writeShipmentRows(tx, now, orgId, drafts, fill),
+  );
+  const activities = recordActivities(
+    tx,
+    now,
+    drafts.flatMap((draft, i) => {
+      const shipmentId = written[i]?.row.id as string;
+      return [
+        { shipmentId, action: 'created' as const, description: `Shipment created with status ${draft.status}` },
+        ...(draft.activities ?? []).map((activity) => ({ shipmentId, ...activity })),
+      ];
+    }),
+  );
+  const byShipment = new Map(written.map((shipment) => [shipment.row.id, shipment]));
+  for (const activity of activities) byShipment.get(activity.shipmentId)?.activities.push(activity);
+  return written;
+}
+
+/** The rows of new shipments, their parcels and lines, tied to their orders' lines. */
+function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readonly ShipmentDraft[], fill?: (shipmentIds: string[]) => void): WrittenShipment[] {
   countShipmentsCreated(tx, orgId, now, drafts.length);
   const at = now.toISOString();
   const generated = nextReferences(tx, orgId, drafts.filter((draft) => draft.reference === undefined).length);
   const ids = drafts.map(() => newId('shipment'));
+  const rows = drafts.map((draft, i): typeof shipments.$inferInsert => ({
+    id: ids[i] as string,
+    orgId,
+    reference: draft.reference ?? (generated.shift() as string),
+    senderAddressId: draft.senderAddressId,
+    type: draft.type,
+    carrierId: draft.carrier.carrierId,
+    productId: draft.carrier.productId,
+    services: draft.carrier.services,
+    additionalParameters: draft.carrier.additionalParameters,
+    termOfTrade: draft.termOfTrade,
+    status: draft.status,
+    servicePointId: draft.servicePointId,
+    pickupDate: draft.pickupDetails?.date ?? null,
+    pickupFrom: draft.pickupDetails?.from ?? null,
+    pickupTo: draft.pickupDetails?.to ?? null,
+    pickupInstruction: draft.pickupDetails?.instruction ?? null,
+    orderId: draft.orderId,
+    shippingRuleId: draft.shippingRuleId,
+    returnForShipmentId: draft.returnForShipmentId ?? null,
+    createdAt: at,
+    updatedAt: at,
+  }));
   // The new shipments' search documents are written once, after their receivers and parcels.
-  withSearchDocsDeferred(tx, 'shipment', ids, () => writeNewRows(tx, at, orgId, drafts, ids, generated));
+  const { parties, parcels } = withSearchDocsDeferred(tx, 'shipment', ids, () => {
+    insertRows(tx, shipments, rows);
+    const parties = drafts.map((draft, i) => partyRows(ids[i] as string, draft.parties));
+    insertRows(tx, shipmentParties, parties.flat());
+    const parcels = insertParcelsOf(
+      tx,
+      drafts.map((draft, i) => ({ shipmentId: ids[i] as string, parcels: draft.parcels })),
+    );
+    return { parties, parcels };
+  });
   fill?.(ids);
   const withOrder = ids.filter((_, i) => drafts[i]?.orderId);
   if (withOrder.length) linkLinesToOrders(tx, withOrder);
-  return ids;
-}
-
-/** The shipments' rows, their parties and parcels. */
-function writeNewRows(tx: WriteTx, at: string, orgId: string, drafts: readonly ShipmentDraft[], ids: readonly string[], generated: string[]): void {
-  insertRows(
-    tx,
-    shipments,
-    drafts.map((draft, i) => ({
-      id: ids[i] as string,
-      orgId,
-      reference: draft.reference ?? (generated.shift() as string),
-      senderAddressId: draft.senderAddressId,
-      type: draft.type,
-      carrierId: draft.carrier.carrierId,
-      productId: draft.carrier.productId,
-      services: draft.carrier.services,
-      additionalParameters: draft.carrier.additionalParameters,
-      termOfTrade: draft.termOfTrade,
-      status: draft.status,
-      servicePointId: draft.servicePointId,
-      pickupDate: draft.pickupDetails?.date ?? null,
-      pickupFrom: draft.pickupDetails?.from ?? null,
-      pickupTo: draft.pickupDetails?.to ?? null,
-      pickupInstruction: draft.pickupDetails?.instruction ?? null,
-      orderId: draft.orderId,
-      shippingRuleId: draft.shippingRuleId,
-      returnForShipmentId: draft.returnForShipmentId ?? null,
-      createdAt: at,
-      updatedAt: at,
-    })),
-  );
-  insertRows(
-    tx,
-    shipmentParties,
-    drafts.flatMap((draft, i) => partyRows(ids[i] as string, draft.parties)),
-  );
-  insertParcelsOf(
-    tx,
-    drafts.map((draft, i) => ({ shipmentId: ids[i] as string, parcels: draft.parcels })),
-  );
+  return rows.map((row, i) => ({ row, parties: parties[i] ?? [], parcels: parcels[i] ?? [], activities: [] }));
 }
 
 export function insertShipment(tx: WriteTx, now: Date, orgId: string, draft: ShipmentDraft, fill?: (shipmentIds: string[]) => void): Shipment {

@@ -225,14 +225,19 @@ export function parcelDraftsFromInput(input: readonly ParcelInput[], existing: r
   }));
 }
 
-/** Parcels and their lines for many shipments: every parcel first, as the lines refer to them. */
-export function insertParcelsOf(tx: WriteTx, groups: readonly { shipmentId: string; parcels: readonly ParcelDraft[]; firstPosition?: number }[]): void {
+/** Parcels and their lines for many shipments: every parcel first, as the lines refer to them. Returns the rows written, per group. */
+export function insertParcelsOf(
+  tx: WriteTx,
+  groups: readonly { shipmentId: string; parcels: readonly ParcelDraft[]; firstPosition?: number }[],
+): { row: typeof parcels.$inferInsert; lines: (typeof parcelOrderLines.$inferInsert)[] }[][] {
   const parcelValues: (typeof parcels.$inferInsert)[] = [];
   const lineValues: (typeof parcelOrderLines.$inferInsert)[] = [];
-  for (const group of groups) {
+  const written = groups.map(() => [] as { row: typeof parcels.$inferInsert; lines: (typeof parcelOrderLines.$inferInsert)[] }[]);
+  groups.forEach((group, groupIndex) => {
     group.parcels.forEach((draft, index) => {
       const parcelId = draft.id ?? newId('parcel');
-      parcelValues.push({
+      const lines: (typeof parcelOrderLines.$inferInsert)[] = [];
+      const parcel: typeof parcels.$inferInsert = {
         id: parcelId,
         shipmentId: group.shipmentId,
         position: (group.firstPosition ?? 0) + index,
@@ -241,9 +246,11 @@ export function insertParcelsOf(tx: WriteTx, groups: readonly { shipmentId: stri
         length: draft.dimensions.length,
         width: draft.dimensions.width,
         height: draft.dimensions.height,
-      });
+      };
+      parcelValues.push(parcel);
+      written[groupIndex]?.push({ row: parcel, lines });
       draft.orderLines.forEach((line, position) =>
-        lineValues.push({
+        lines.push({
           id: line.id ?? newId('parcelOrderLine'),
           parcelId,
           position,
@@ -260,10 +267,12 @@ export function insertParcelsOf(tx: WriteTx, groups: readonly { shipmentId: stri
           unitWeightKg: line.unitWeightKg ?? null,
         }),
       );
+      lineValues.push(...lines);
     });
-  }
+  });
   insertRows(tx, parcels, parcelValues);
   insertRows(tx, parcelOrderLines, lineValues);
+  return written;
 }
 
 export function insertParcels(tx: WriteTx, shipmentId: string, drafts: readonly ParcelDraft[], firstPosition = 0): void {
@@ -298,13 +307,16 @@ export function recordActivity(tx: WriteTx, now: Date, shipmentId: string, actio
   recordActivities(tx, now, [{ shipmentId, action, description }]);
 }
 
-export function recordActivities(tx: WriteTx, now: Date, activities: readonly { shipmentId: string; action: ActivityAction; description: string }[]): void {
+/** Returns the rows written. */
+export function recordActivities(
+  tx: WriteTx,
+  now: Date,
+  activities: readonly { shipmentId: string; action: ActivityAction; description: string }[],
+): (typeof shipmentActivities.$inferInsert & { id: string; createdAt: string })[] {
   const createdAt = now.toISOString();
-  insertRows(
-    tx,
-    shipmentActivities,
-    activities.map((activity) => ({ id: newId('activity'), ...activity, createdAt })),
-  );
+  const rows = activities.map((activity) => ({ id: newId('activity'), ...activity, createdAt }));
+  insertRows(tx, shipmentActivities, rows);
+  return rows;
 }
 
 export function recordError(tx: WriteTx, now: Date, shipmentId: string, code: string, message: string): void {
