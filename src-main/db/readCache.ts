@@ -6,9 +6,12 @@ import type Database from 'better-sqlite3';
  * call back into the cache for every row written to a watched table, even by a cascade or a raw
  * statement. A commit by any other connection (the CLI, another process) changes
  * `PRAGMA data_version`, and then everything is dropped (see ForeignCommits). While this connection has a transaction
- * open (a group commit waiting for its turn) the cache is bypassed, so it only ever holds committed
- * data. Create it when the connection opens, outside any transaction: a trigger created inside one
- * would vanish with a rollback.
+ * open (a group commit waiting for its turn) nothing is kept, so the cache only ever holds committed
+ * data; it still answers then: an entry still there is a row nobody has written since it was kept,
+ * not even uncommitted, so it is what a read in the transaction would give (under a create load a
+ * transaction is open most of the time, and every request's token would be read again). Create it
+ * when the connection opens, outside any transaction: a trigger created inside one would vanish
+ * with a rollback.
  */
 export interface WatchedTable {
   table: string;
@@ -104,7 +107,7 @@ export class CommittedReadCache<V> {
 
   /** The kept value for `key` if it was read in the same `scope` (e.g. the organization). */
   get(key: string, scope: string): V | undefined {
-    if (!this.usable()) return undefined;
+    this.seeForeignCommits();
     const entry = this.entries.get(key);
     if (!entry || entry.scope !== scope) return undefined;
     // Map order is the eviction order: a hit moves to the back.
@@ -114,7 +117,9 @@ export class CommittedReadCache<V> {
   }
 
   set(key: string, scope: string, value: V, size = 1): void {
-    if (!this.usable() || size > this.maxSize / 4) return;
+    // An open transaction (a group commit waiting for its turn) may show writes that never land.
+    if (this.client.inTransaction || size > this.maxSize / 4) return;
+    this.seeForeignCommits();
     if (this.entries.has(key)) this.drop(key);
     this.entries.set(key, { scope, value, size });
     this.bytes += size;
@@ -140,14 +145,11 @@ export class CommittedReadCache<V> {
     this.bytes -= entry.size;
   }
 
-  /** False while uncommitted writes are visible on this connection; clears after other connections' commits were seen. */
-  private usable(): boolean {
-    // An open transaction (a group commit waiting for its turn) may show writes that never land.
-    if (this.client.inTransaction) return false;
+  /** Drops everything once other connections' commits were seen. */
+  private seeForeignCommits(): void {
     if (this.epoch !== this.foreign.epoch) {
       this.epoch = this.foreign.epoch;
       this.clear();
     }
-    return true;
   }
 }

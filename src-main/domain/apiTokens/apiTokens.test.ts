@@ -3,7 +3,10 @@ import Database from 'better-sqlite3';
 import { databaseFile } from '../../app/runtime/config';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { senderAddressBody, startTestServer, type TestOrg, type TestServer } from '../../testing/harness';
+import { sql } from 'drizzle-orm';
 import { login } from '../auth/login';
+import { authenticate } from '../auth/authenticate';
+import { inWriteTransaction } from '../../db/tx';
 
 let clock = new Date('2026-03-10T08:00:00.000Z');
 const now = () => clock;
@@ -244,6 +247,25 @@ describe('reading, listing, renaming and revoking', () => {
     const created = (await create({ name: 'Raw', scopes: ['read:orders'] })).body;
     expect((await t.request('GET', `/orgs/${t.org.orgId}/orders`, { token: created.token })).status).toBe(200);
     t.app.db.$client.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), created.id);
+    expect((await t.request('GET', `/orgs/${t.org.orgId}/orders`, { token: created.token })).status).toBe(401);
+  });
+
+  it('refuses a token at once when it is revoked while a group commit is open, and is known from the cache meanwhile', async () => {
+    const created = (await create({ name: 'Grouped', scopes: ['read:orders'] })).body;
+    expect((await t.request('GET', `/orgs/${t.org.orgId}/orders`, { token: created.token })).status).toBe(200);
+    const hash = createHash('sha256').update(created.token).digest('hex');
+    const client = t.app.db.$client;
+    const attempts = inWriteTransaction(t.app.db, (tx) => {
+      // The group's transaction stays open until the next turn of the event loop.
+      expect(client.inTransaction).toBe(true);
+      expect(t.app.tokens.get(hash, '')).toBeDefined();
+      const before = authenticate(t.app, created.token);
+      tx.run(sql`UPDATE api_tokens SET revoked_at = ${clock.toISOString()} WHERE id = ${created.id}`);
+      expect(t.app.tokens.get(hash, '')).toBeUndefined();
+      return { before, after: authenticate(t.app, created.token) };
+    });
+    await expect(attempts.before).resolves.toMatchObject({ tokenId: created.id });
+    await expect(attempts.after).rejects.toMatchObject({ code: 'AUTH_TOKEN_INVALID' });
     expect((await t.request('GET', `/orgs/${t.org.orgId}/orders`, { token: created.token })).status).toBe(401);
   });
 

@@ -1,6 +1,9 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { databaseFile } from '../../app/runtime/config';
+import { durable, inSavepoint, inWriteTransaction } from '../../db/tx';
+import { readShipmentCached } from './readCache';
 import { setupLocalCarrier, shipmentBody, shippingRuleBody, startTestServer, type TestServer } from '../../testing/harness';
 
 let t: TestServer;
@@ -62,6 +65,31 @@ describe('cached full reads of GET /shipments/{id}', () => {
     const renamed = await t.request('PATCH', `/orgs/${t.org.orgId}/shipping-rules/${rule.id}`, { body: { name: 'Renamed rule' } });
     expect(renamed.status).toBe(200);
     expect((await get(id)).shippingRule.name).toBe('Renamed rule');
+  });
+
+  it('answers while a write transaction is open, but not what it wrote, and keeps nothing read inside it', async () => {
+    const id = await created();
+    const { reference } = await get(id);
+    const cache = t.app.shipmentReads;
+    const kept = cache.get(id, t.org.orgId);
+    expect(kept).toBeDefined();
+    inWriteTransaction(t.app.db, (tx) => {
+      expect(t.app.db.$client.inTransaction).toBe(true);
+      expect(cache.get(id, t.org.orgId)).toBe(kept);
+      expect(() =>
+        inSavepoint(tx, (inner) => {
+          inner.run(sql`UPDATE shipments SET reference = 'NEVER-COMMITTED' WHERE id = ${id}`);
+          expect(cache.get(id, t.org.orgId)).toBeUndefined();
+          expect(readShipmentCached(t.app.db, cache, t.org.orgId, id).parse().reference).toBe('NEVER-COMMITTED');
+          throw new Error('undone');
+        }),
+      ).toThrow('undone');
+      expect(readShipmentCached(t.app.db, cache, t.org.orgId, id).parse().reference).toBe(reference);
+      expect(cache.get(id, t.org.orgId)).toBeUndefined();
+    });
+    await durable(t.app.db);
+    expect((await get(id)).reference).toBe(reference);
+    expect(cache.get(id, t.org.orgId)).toBe(kept);
   });
 
   it('never answers another organization from the cache', async () => {
