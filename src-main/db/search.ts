@@ -136,14 +136,6 @@ export function textMatches(db: ReadDb, kind: keyof typeof searchDocs, orgId: st
 }
 
 /**
- * `column IN (ids)` with the ids as one JSON parameter: a search's few thousand matches bind once,
- * and the statement is the same one whatever their number (`inArray` binds each and compiles anew).
- */
-export function inIds(column: SQLWrapper, ids: readonly string[]): SQL {
-  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-}
-
-/**
  * Runs `write`, which writes the rows of new shipments (orders) `ids`, with the search documents
  * left alone, then writes each one's document once (migration 0016's rule, through its view). Left
  * to the triggers, a create writes the document with the shipment's row and rewrites it with its

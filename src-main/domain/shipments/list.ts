@@ -7,7 +7,8 @@ import type { ReadDb } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
 import { prepared } from '../../db/prepared';
-import { FEW_TO_READ, inIds, textMatches } from '../../db/search';
+import { inIds } from '../../db/inIds';
+import { FEW_TO_READ, textMatches } from '../../db/search';
 import { toSenderAddress } from '../senderAddresses/senderAddresses';
 import { carrierSettingsOf } from './repository';
 

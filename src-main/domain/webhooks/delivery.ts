@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, lte, min, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, lte, min } from 'drizzle-orm';
 import type { PageQuery } from '../../../src-shared/schemas/common';
 import type { WebhookDelivery } from '../../../src-shared/schemas/webhook';
 import { outboxEvents, webhookDeliveries, webhooks } from '../../db/schema';
 import { newId } from '../../db/ids';
 import { insertRows } from '../../db/prepared';
+import { inIds } from '../../db/inIds';
 import { durable, inWriteTransaction } from '../../db/tx';
 import type { AppContext } from '../../app/kernel/context';
 import { paginate } from '../pagination';
@@ -95,7 +96,12 @@ export function dispatchOutbox(app: AppContext): number {
     // size from 1 to EVENTS_PER_RUN compiled and kept a statement of its own, some 4 MB in all).
     tx.update(outboxEvents)
       .set({ dispatchedAt: now })
-      .where(sql`${outboxEvents.id} IN (SELECT value FROM json_each(${JSON.stringify(pending.map((event) => event.id))}))`)
+      .where(
+        inIds(
+          outboxEvents.id,
+          pending.map((event) => event.id),
+        ),
+      )
       .run();
     return pending.length;
   });
