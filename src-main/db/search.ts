@@ -1,4 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { prepared } from './prepared';
 import type { ReadDb, WriteTx } from './tx';
 
 /**
@@ -46,14 +47,14 @@ export function casefold(value: string): string {
  */
 const searchDocs = {
   shipment: {
-    writes: sql.identifier('shipment_search_doc_writes'),
+    writeDoc: 'INSERT INTO shipment_search_doc_writes (shipment_id) VALUES (?)',
     docs: sql.identifier('shipment_search_docs'),
     index: sql.identifier('shipment_search_docs_fts'),
     key: sql.identifier('shipment_id'),
     unordered: sql.identifier('shipments_unordered'),
   },
   order: {
-    writes: sql.identifier('order_search_doc_writes'),
+    writeDoc: 'INSERT INTO order_search_doc_writes (order_id) VALUES (?)',
     docs: sql.identifier('order_search_docs'),
     index: sql.identifier('order_search_docs_fts'),
     key: sql.identifier('order_id'),
@@ -143,14 +144,19 @@ export function textMatches(db: ReadDb, kind: keyof typeof searchDocs, orgId: st
  * In the caller's transaction; only the new rows' own triggers may run inside `write`.
  */
 export function withSearchDocsDeferred<T>(tx: WriteTx, kind: keyof typeof searchDocs, ids: readonly string[], write: () => T): T {
-  const { writes, key } = searchDocs[kind];
-  tx.run(sql`INSERT OR IGNORE INTO search_doc_deferrals (id) VALUES (1)`);
+  // Prepared once per connection: built by drizzle at every create, these three cost twice their run.
+  const statements = prepared(tx, `searchDocs.deferred.${kind}`, (root) => ({
+    defer: root.$client.prepare('INSERT OR IGNORE INTO search_doc_deferrals (id) VALUES (1)'),
+    undefer: root.$client.prepare('DELETE FROM search_doc_deferrals'),
+    writeDoc: root.$client.prepare(searchDocs[kind].writeDoc),
+  }));
+  statements.defer.run();
   let written: T;
   try {
     written = write();
   } finally {
-    tx.run(sql`DELETE FROM search_doc_deferrals`);
+    statements.undefer.run();
   }
-  tx.run(sql`INSERT INTO ${writes} (${key}) SELECT value FROM json_each(${JSON.stringify(ids)})`);
+  for (const id of ids) statements.writeDoc.run(id);
   return written;
 }
