@@ -4,7 +4,7 @@ import { inWriteTransaction } from '../../db/tx';
 import { addOns } from '../../db/schema';
 import { ApiError } from '../../../src-shared/errors';
 import { billingPeriod, countShipmentsCreated } from './usage';
-import { setPlan } from './orgs';
+import { findOrgRow, setPlan } from './orgs';
 
 let clock = new Date('2026-06-15T12:00:00.000Z');
 const now = () => clock;
@@ -21,7 +21,7 @@ const usage = async (org: TestOrg = t.org) => {
   return res.body;
 };
 /** Stands in for shipment creates until the shipment operations exist. */
-const createShipments = (org: TestOrg, n: number) => inWriteTransaction(t.app.db, (tx) => countShipmentsCreated(tx, org.orgId, t.app.now(), n));
+const createShipments = (org: TestOrg, n: number) => inWriteTransaction(t.app.db, (tx) => countShipmentsCreated(tx, findOrgRow(tx, org.orgId), t.app.now(), n));
 
 describe('GET /orgs/{orgId}/billing/usage', () => {
   it('reports the month, the shipments and the starter limits of a fresh organization', async () => {

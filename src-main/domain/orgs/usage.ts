@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { ApiError } from '../../../src-shared/errors';
 import type { AddOnType, LimitName, Usage } from '../../../src-shared/schemas/org';
-import { addOns, shipmentUsage } from '../../db/schema';
+import { addOns, shipmentUsage, type orgs } from '../../db/schema';
 import { inWriteTransaction, type ReadDb, type WriteTx } from '../../db/tx';
 import type { Db } from '../../db/types';
 import { prepared } from '../../db/prepared';
@@ -9,6 +9,8 @@ import type { AppContext } from '../../app/kernel/context';
 import { findOrgRow } from './orgs';
 import { countUsed, effectiveLimit, largerPlanHint, planDefinitions } from './plans';
 import type { Plan } from '../../../src-shared/schemas/org';
+
+type OrgRow = typeof orgs.$inferSelect;
 
 /** The calendar month (UTC) containing `now`: from its first instant to the next month's. */
 export function billingPeriod(now: Date): { key: string; start: string; end: string } {
@@ -32,30 +34,41 @@ const storeCreated = (root: Db) =>
     .onConflictDoUpdate({ target: [shipmentUsage.orgId, shipmentUsage.period], set: { created: sql`excluded.created` } })
     .prepare();
 
+/** Adds `created` to the month's count, adding its row the first time. */
+const addCreated = (root: Db) =>
+  root.$client.prepare(
+    'INSERT INTO shipment_usage (org_id, period, created) VALUES (?, ?, ?) ON CONFLICT (org_id, period) DO UPDATE SET created = created + excluded.created',
+  );
+
 export function shipmentsCreatedIn(db: ReadDb, orgId: string, periodKey: string): number {
   return prepared(db, 'usage.createdInPeriod', createdInPeriod).get({ orgId, period: periodKey })?.created ?? 0;
 }
 
 /**
  * Counts `n` new shipments against the month, inside the creating transaction. Past the included
- * number the create is refused unless the organization allows overage (decisions §11).
+ * number the create is refused unless the organization allows overage (decisions §11). `org` is
+ * the organization's row as the caller read it in this transaction.
  */
-export function countShipmentsCreated(tx: WriteTx, orgId: string, now: Date, n = 1): void {
-  const org = findOrgRow(tx, orgId);
+export function countShipmentsCreated(tx: WriteTx, org: OrgRow, now: Date, n = 1): void {
   const plan = planDefinitions[org.plan as Plan];
   const period = billingPeriod(now);
-  const used = shipmentsCreatedIn(tx, orgId, period.key);
-  if (plan.includedShipments >= 0 && used + n > plan.includedShipments && !org.overageEnabled) {
+  // Nothing can be refused (no limit, or overage allowed): the count is added without being read.
+  if (plan.includedShipments < 0 || org.overageEnabled) {
+    prepared(tx, 'usage.addCreated', addCreated).run(org.id, period.key, n);
+    return;
+  }
+  const used = shipmentsCreatedIn(tx, org.id, period.key);
+  if (used + n > plan.includedShipments) {
     const free = Math.max(0, plan.includedShipments - used);
     const asked = n === 1 ? 'a new shipment' : `${n} new shipments`;
     throw new ApiError(
       'PLAN_LIMITS_EXCEEDED',
       `This needs ${asked} but only ${free} more fit in this month's ${org.plan} plan (${used} of ${plan.includedShipments} used); nothing was created. ` +
-        `Allow shipments beyond the plan (overageEnabled, under Settings → Organization) or ${largerPlanHint(orgId, org.plan as Plan)}`,
+        `Allow shipments beyond the plan (overageEnabled, under Settings → Organization) or ${largerPlanHint(org.id, org.plan as Plan)}`,
     );
   }
   // `used` was read in this transaction, so `used + n` is the new count whether or not the row exists.
-  prepared(tx, 'usage.storeCreated', storeCreated).run({ orgId, period: period.key, created: used + n });
+  prepared(tx, 'usage.storeCreated', storeCreated).run({ orgId: org.id, period: period.key, created: used + n });
 }
 
 const limitNames: LimitName[] = ['teamMembers', 'carriers', 'orderChannels', 'shippingRules', 'senderAddresses', 'apiTokens'];

@@ -190,7 +190,7 @@ export function writeNewShipments(
 
 /** The rows of new shipments, their parcels and lines, tied to their orders' lines. */
 function writeShipmentRows(tx: WriteTx, now: Date, orgId: string, drafts: readonly ShipmentDraft[], fill?: (shipmentIds: string[]) => void): WrittenShipment[] {
-  countShipmentsCreated(tx, orgId, now, drafts.length);
+  countShipmentsCreated(tx, findOrgRow(tx, orgId), now, drafts.length);
   const at = now.toISOString();
   const generated = nextReferences(tx, orgId, drafts.filter((draft) => draft.reference === undefined).length);
   const ids = drafts.map(() => newId('shipment'));
