@@ -100,7 +100,8 @@ export function textMatches(db: ReadDb, kind: keyof typeof searchDocs, orgId: st
   let from: SQL;
   let counted: SQL;
   let rowid: SQL;
-  if ([...text].length >= 3) {
+  const indexed = [...text].length >= 3;
+  if (indexed) {
     // The text is indexed as it was written: "å" typed as one letter or as "a" and a combining ring
     // (as some shops send it) are different trigrams, so both spellings are looked for.
     const phrase = (form: string) => `"${form.replace(/"/g, '""')}"`;
@@ -118,8 +119,21 @@ export function textMatches(db: ReadDb, kind: keyof typeof searchDocs, orgId: st
   }
   return {
     few: (most = FEW_MATCHES) => {
-      const ids = db.all<{ id: string }>(sql`SELECT d.${key} AS id FROM ${from} ORDER BY ${rowid} LIMIT ${most + 1}`).map((row) => row.id);
-      return ids.length <= most ? ids : undefined;
+      if (!indexed) {
+        const ids = db.all<{ id: string }>(sql`SELECT d.${key} AS id FROM ${from} ORDER BY ${rowid} LIMIT ${most + 1}`).map((row) => row.id);
+        return ids.length <= most ? ids : undefined;
+      }
+      // Whether there are few is asked of the index alone: a broad term then reads no document (its
+      // first `most` documents, read for nothing, pushed the index's pages out of the page cache).
+      // As text: ids pass 2^53 (the organization's key << 48), past what a JS number holds exactly.
+      const rowids = db.all<{ id: string }>(sql`SELECT CAST(rowid AS TEXT) AS id FROM ${counted} ORDER BY rowid LIMIT ${most + 1}`).map((row) => row.id);
+      if (rowids.length > most) return undefined;
+      if (!rowids.length) return [];
+      return db
+        .all<{ id: string }>(
+          sql`SELECT d.${key} AS id FROM ${docs} d WHERE d.id IN (SELECT CAST(value AS INTEGER) FROM json_each(${JSON.stringify(rowids)})) ORDER BY d.id`,
+        )
+        .map((row) => row.id);
     },
     subquery: sql`SELECT d.${key} FROM ${from}`,
     total: () => db.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${counted}`)?.n ?? 0,

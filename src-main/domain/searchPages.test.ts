@@ -169,4 +169,39 @@ describe('broad searches, counted and paged by the trigram index', () => {
     expect(answer.total).toBe(expected.total);
     expect(answer.data.map((item) => item.id)).toEqual(expected.ids);
   });
+
+  it('finds a few matches whose document ids are past what a JS number holds exactly', async () => {
+    const sqlite = t.app.db.$client;
+    const late = await t.createOrg('Late Warehouse');
+    const carrier = await setupLocalCarrier(t, late);
+    // A key as an organization gets after thousands of others: its ids start at 2^62.
+    sqlite.prepare('INSERT INTO search_org_keys (key, org_id) VALUES (?, ?)').run(2 ** 14, late.orgId);
+    const at = '2026-03-05T00:00:00.000Z';
+    const written: string[] = [];
+    sqlite.transaction(() => {
+      // Each before the last at the same time: the ids halve their gaps down to odd numbers.
+      for (let i = 0; i < 12; i++) {
+        const id = `shp_yy${String(99 - i).padStart(2, '0')}`;
+        sqlite
+          .prepare(
+            `INSERT INTO shipments (id, org_id, reference, sender_address_id, type, carrier_id, product_id, services, additional_parameters, status, created_at, updated_at)
+             VALUES (?, ?, ?, ?, 'outbound', ?, 'local_parcel', '[]', '{}', 'pending', ?, ?)`,
+          )
+          .run(id, late.orgId, `LATE-${i}`, carrier.senderAddressId, carrier.carrierId, at, at);
+        written.push(id);
+      }
+    })();
+    const inexact = sqlite
+      .prepare(
+        'SELECT count(*) FROM shipment_search_docs WHERE shipment_id IN (SELECT id FROM shipments WHERE org_id = ?) AND CAST(CAST(id AS REAL) AS INTEGER) != id',
+      )
+      .pluck()
+      .get(late.orgId) as number;
+    expect(inexact, 'ids a double cannot hold').toBeGreaterThan(0);
+    const found = textMatches(t.app.db, 'shipment', late.orgId, 'late-').few();
+    expect([...(found ?? [])].sort()).toEqual([...written].sort());
+    const answer = listShipments(t.app, late.orgId, shipmentListQuery.parse({ search: 'late-', limit: '50' }));
+    expect(answer.total).toBe(12);
+    expect(answer.data.map((item) => item.id).sort()).toEqual([...written].sort());
+  });
 });
