@@ -123,8 +123,8 @@ export function textMatches(db: ReadDb, kind: keyof typeof searchDocs, orgId: st
         const ids = db.all<{ id: string }>(sql`SELECT d.${key} AS id FROM ${from} ORDER BY ${rowid} LIMIT ${most + 1}`).map((row) => row.id);
         return ids.length <= most ? ids : undefined;
       }
-      // Whether there are few is asked of the index alone: a broad term then reads no document (its
-      // first `most` documents, read for nothing, pushed the index's pages out of the page cache).
+      // Whether there are few is asked of the index alone: a broad term then reads no document (it
+      // read its first `most` documents for nothing).
       // As text: ids pass 2^53 (the organization's key << 48), past what a JS number holds exactly.
       const rowids = db.all<{ id: string }>(sql`SELECT CAST(rowid AS TEXT) AS id FROM ${counted} ORDER BY rowid LIMIT ${most + 1}`).map((row) => row.id);
       if (rowids.length > most) return undefined;
