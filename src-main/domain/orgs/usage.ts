@@ -26,14 +26,6 @@ const createdInPeriod = (root: Db) =>
     .where(and(eq(shipmentUsage.orgId, sql.placeholder('orgId')), eq(shipmentUsage.period, sql.placeholder('period'))))
     .prepare();
 
-/** Sets the month's count to `created`, adding its row the first time. */
-const storeCreated = (root: Db) =>
-  root
-    .insert(shipmentUsage)
-    .values({ orgId: sql.placeholder('orgId'), period: sql.placeholder('period'), created: sql.placeholder('created') })
-    .onConflictDoUpdate({ target: [shipmentUsage.orgId, shipmentUsage.period], set: { created: sql`excluded.created` } })
-    .prepare();
-
 /** Adds `created` to the month's count, adding its row the first time. */
 const addCreated = (root: Db) =>
   root.$client.prepare(
@@ -52,13 +44,10 @@ export function shipmentsCreatedIn(db: ReadDb, orgId: string, periodKey: string)
 export function countShipmentsCreated(tx: WriteTx, org: OrgRow, now: Date, n = 1): void {
   const plan = planDefinitions[org.plan as Plan];
   const period = billingPeriod(now);
-  // Nothing can be refused (no limit, or overage allowed): the count is added without being read.
-  if (plan.includedShipments < 0 || org.overageEnabled) {
-    prepared(tx, 'usage.addCreated', addCreated).run(org.id, period.key, n);
-    return;
-  }
-  const used = shipmentsCreatedIn(tx, org.id, period.key);
-  if (used + n > plan.includedShipments) {
+  // The count is read only when a limit can refuse: not for an unlimited plan, nor with overage allowed.
+  const limited = plan.includedShipments >= 0 && !org.overageEnabled;
+  const used = limited ? shipmentsCreatedIn(tx, org.id, period.key) : 0;
+  if (limited && used + n > plan.includedShipments) {
     const free = Math.max(0, plan.includedShipments - used);
     const asked = n === 1 ? 'a new shipment' : `${n} new shipments`;
     throw new ApiError(
@@ -67,8 +56,7 @@ export function countShipmentsCreated(tx: WriteTx, org: OrgRow, now: Date, n = 1
         `Allow shipments beyond the plan (overageEnabled, under Settings → Organization) or ${largerPlanHint(org.id, org.plan as Plan)}`,
     );
   }
-  // `used` was read in this transaction, so `used + n` is the new count whether or not the row exists.
-  prepared(tx, 'usage.storeCreated', storeCreated).run({ orgId: org.id, period: period.key, created: used + n });
+  prepared(tx, 'usage.addCreated', addCreated).run(org.id, period.key, n);
 }
 
 const limitNames: LimitName[] = ['teamMembers', 'carriers', 'orderChannels', 'shippingRules', 'senderAddresses', 'apiTokens'];
